@@ -1,0 +1,234 @@
+"""Moves as small value objects with a text form that round-trips (`shared/notation.md`).
+
+>>> a = Action.parse("  BUILD Farm i9 ")
+>>> str(a), a
+('build farm I9', Action.parse('build farm I9'))
+>>> str(Action.parse("demolish g7 f6"))
+'demolish F6 G7'
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .board import BOARD
+from .components import BUILDINGS, LARGE, MEDIUM, SERVICES, SMALL
+from .errors import MalformedMove
+
+BUILDING_CARDS: tuple[str, ...] = MEDIUM + LARGE
+VERBS: tuple[str, ...] = (
+    "castle", "gold", "found", "build", *BUILDING_CARDS, "master", "golden", "bread",
+    "harvest", "poll", "pass", "prefer", "demolish", "starve",
+)  # fmt: skip
+_VERB_RANK = {v: i for i, v in enumerate(VERBS)}
+_BUILDING_RANK = {b: i for i, b in enumerate(BUILDINGS)}
+_SERVICE_RANK = {s: i for i, s in enumerate(SERVICES)}
+
+USAGE: dict[str, str] = {
+    "castle": "castle HEX (e.g. castle I9)",
+    "gold": "gold",
+    "found": "found HEX (e.g. found I9)",
+    "build": f"build B HEX with B one of {', '.join(SMALL)} (e.g. build farm I9)",
+    **{c: f"{c} HEX (e.g. {c} I9)" for c in BUILDING_CARDS},
+    "master": f"master B HEX with B one of {', '.join(BUILDINGS)} (e.g. master palace I9)",
+    "golden": "golden N HEX with N 1, 2 or 3 (e.g. golden 2 I9)",
+    "bread": "bread N HEX [S] with N 1, 2 or 3, S culture/education/health on a hospital (e.g. bread 1 I9)",
+    "harvest": "harvest HEX (e.g. harvest I9)",
+    "poll": "poll A B with two of the face-down cards 1, 2, 3, or poll all (e.g. poll 1 3)",
+    "pass": "pass",
+    "prefer": "prefer HEX S with S culture, education or health (e.g. prefer I9 culture)",
+    "demolish": "demolish HEX HEX ... (e.g. demolish I10 J10)",
+    "starve": "starve HEX HEX ... (e.g. starve I9 I9)",
+}
+
+
+def _hex_key(label: str) -> int:
+    return BOARD.index[label]
+
+
+class Action(NamedTuple):
+    """One decision in canonical form. Build with `Action.parse`; `str()` gives the notation.
+
+    An immutable value (a named tuple, so that the thousands made while listing legal
+    moves cost little); two actions are equal when their canonical forms are.
+    """
+
+    verb: str
+    hex: str | None = None
+    building: str | None = None
+    n: int | None = None
+    service: str | None = None
+    hexes: tuple[str, ...] = ()
+    cards: tuple[int, ...] = ()
+
+    # --- text ------------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        v = self.verb
+        if v in ("gold", "pass"):
+            return v
+        if v in ("castle", "found", "harvest", *BUILDING_CARDS):
+            return f"{v} {self.hex}"
+        if v in ("build", "master"):
+            return f"{v} {self.building} {self.hex}"
+        if v == "golden":
+            return f"golden {self.n} {self.hex}"
+        if v == "bread":
+            tail = f" {self.service}" if self.service else ""
+            return f"bread {self.n} {self.hex}{tail}"
+        if v == "poll":
+            return "poll all" if len(self.cards) == 3 else f"poll {self.cards[0]} {self.cards[1]}"
+        if v == "prefer":
+            return f"prefer {self.hex} {self.service}"
+        return f"{v} {' '.join(self.hexes)}"  # demolish, starve
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    def sort_key(self) -> tuple[object, ...]:
+        """Canonical order: by verb, building, count, hex (board order), service, hexes."""
+        return (
+            _VERB_RANK[self.verb],
+            _BUILDING_RANK.get(self.building or "", -1),
+            self.n or 0,
+            _hex_key(self.hex) if self.hex else -1,
+            _SERVICE_RANK.get(self.service or "", -1),
+            tuple(_hex_key(h) for h in self.hexes),
+            (len(self.cards), self.cards),
+        )
+
+    def __lt__(self, other: tuple[object, ...]) -> bool:
+        assert isinstance(other, Action)
+        return self.sort_key() < other.sort_key()
+
+    @property
+    def is_politics(self) -> bool:
+        """Whether this move plays a face-up politics card."""
+        return self.verb in ("master", "golden", "bread", "harvest", "poll", *BUILDING_CARDS)
+
+    @property
+    def card(self) -> str | None:
+        """The politics card this move plays, if any."""
+        return self.verb if self.is_politics else None
+
+    # --- parsing ---------------------------------------------------------------------
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Parse notation text (case-insensitive, extra spaces ignored); MalformedMove if not a move."""
+        words = text.strip().lower().split()
+        if not words:
+            raise MalformedMove("Empty move. Type a move such as 'gold' or 'build farm I9'.")
+        verb, args = words[0], words[1:]
+        if verb not in _VERB_RANK:
+            raise MalformedMove(f"Unknown move '{words[0]}'. Moves start with one of: {', '.join(VERBS)}.")
+        try:
+            return _PARSERS[verb](verb, args)
+        except MalformedMove:
+            raise
+        except (ValueError, IndexError, KeyError):
+            raise MalformedMove(
+                f"'{text.strip()}' is not a valid {verb} move. Write it as {USAGE[verb]}."
+            ) from None
+
+
+def _hex(word: str, verb: str) -> str:
+    try:
+        return BOARD.normalize(word)
+    except KeyError:
+        raise MalformedMove(
+            f"'{word.upper()}' is not a hex of the board. Hexes are labelled like I9 "
+            f"(column letter A–Q, row 1–17) as printed on the board; {verb}: {USAGE[verb]}."
+        ) from None
+
+
+def _arity(verb: str, args: list[str], *counts: int) -> None:
+    if len(args) not in counts:
+        raise ValueError(verb)
+
+
+def _p_bare(verb: str, args: list[str]) -> Action:
+    _arity(verb, args, 0)
+    return Action(verb)
+
+
+def _p_hex(verb: str, args: list[str]) -> Action:
+    _arity(verb, args, 1)
+    return Action(verb, hex=_hex(args[0], verb))
+
+
+def _p_building(verb: str, args: list[str]) -> Action:
+    _arity(verb, args, 2)
+    allowed = SMALL if verb == "build" else BUILDINGS
+    if args[0] not in allowed:
+        extra = " (the medium and large ones need a politics card)" if verb == "build" else ""
+        raise MalformedMove(
+            f"'{args[0]}' cannot be built with {verb}{extra}. Choose one of {', '.join(allowed)}: "
+            f"{USAGE[verb]}."
+        )
+    return Action(verb, hex=_hex(args[1], verb), building=args[0])
+
+
+def _count(word: str, verb: str) -> int:
+    if word not in ("1", "2", "3"):
+        raise MalformedMove(f"'{word}' is not 1, 2 or 3: {USAGE[verb]}.")
+    return int(word)
+
+
+def _p_golden(verb: str, args: list[str]) -> Action:
+    _arity(verb, args, 2)
+    return Action(verb, n=_count(args[0], verb), hex=_hex(args[1], verb))
+
+
+def _service(word: str, verb: str) -> str:
+    if word not in SERVICES:
+        raise MalformedMove(f"'{word}' is not a service (culture, education, health): {USAGE[verb]}.")
+    return word
+
+
+def _p_bread(verb: str, args: list[str]) -> Action:
+    _arity(verb, args, 2, 3)
+    service = _service(args[2], verb) if len(args) == 3 else None
+    return Action(verb, n=_count(args[0], verb), hex=_hex(args[1], verb), service=service)
+
+
+def _p_poll(verb: str, args: list[str]) -> Action:
+    if args == ["all"]:
+        return Action(verb, cards=(1, 2, 3))
+    _arity(verb, args, 2)
+    cards = tuple(sorted(int(a) for a in args))
+    if len(set(cards)) != 2 or not all(c in (1, 2, 3) for c in cards):
+        raise MalformedMove(f"Poll two different face-down cards: {USAGE[verb]}.")
+    return Action(verb, cards=cards)
+
+
+def _p_prefer(verb: str, args: list[str]) -> Action:
+    _arity(verb, args, 2)
+    return Action(verb, hex=_hex(args[0], verb), service=_service(args[1], verb))
+
+
+def _p_hex_list(verb: str, args: list[str]) -> Action:
+    if not args:
+        raise ValueError(verb)
+    hexes = tuple(sorted((_hex(a, verb) for a in args), key=_hex_key))
+    if verb == "demolish" and len(set(hexes)) != len(hexes):
+        raise MalformedMove(f"Name each building to demolish once: {USAGE[verb]}.")
+    return Action(verb, hexes=hexes)
+
+
+_PARSERS = {
+    "castle": _p_hex,
+    "gold": _p_bare,
+    "pass": _p_bare,
+    "found": _p_hex,
+    "harvest": _p_hex,
+    **{c: _p_hex for c in BUILDING_CARDS},
+    "build": _p_building,
+    "master": _p_building,
+    "golden": _p_golden,
+    "bread": _p_bread,
+    "poll": _p_poll,
+    "prefer": _p_prefer,
+    "demolish": _p_hex_list,
+    "starve": _p_hex_list,
+}

@@ -1,0 +1,142 @@
+"""What a city is worth and holds: food, gold, services, limits, neighbours (rules §2, §5)."""
+
+from __future__ import annotations
+
+from .board import BOARD
+from .components import ARCHES, SERVICES, WATER, Service
+from .state import Area, City, GameState
+
+UNLIMITED = 10_000
+
+
+def hexes_of(city: City) -> list[str]:
+    """The castle hex first, then the buildings in the order they were built."""
+    return [city.castle, *(b.hex for b in city.buildings)]
+
+
+def occupancy(state: GameState) -> dict[int, City]:
+    """Every occupied hex (board index) and the city whose building stands there."""
+    occ: dict[int, City] = {}
+    idx = BOARD.index
+    for c in state.cities:
+        occ[idx[c.castle]] = c
+        for b in c.buildings:
+            occ[idx[b.hex]] = c
+    return occ
+
+
+def city_at(state: GameState, label: str) -> City | None:
+    """The city that has a building (or its castle) on ``label``."""
+    for c in state.cities:
+        if c.castle == label or any(b.hex == label for b in c.buildings):
+            return c
+    return None
+
+
+def castle_citizens(city: City) -> int:
+    """Citizens on the castle: everyone not holding one of the other buildings."""
+    return city.population - len(city.buildings)
+
+
+def has_market(city: City) -> bool:
+    return any(b.kind == "market" for b in city.buildings)
+
+
+def population_limit(city: City) -> int:
+    """5 without a market, 8 with a market but no fountain or bath, else unlimited (§5.5)."""
+    if not has_market(city):
+        return 5
+    if not any(b.kind in WATER for b in city.buildings):
+        return 8
+    return UNLIMITED
+
+
+def room(city: City) -> int:
+    """How many citizens the city can still gain."""
+    return max(0, population_limit(city) - city.population)
+
+
+def terrain_sum(areas: dict[str, Area], label: str, terrain: str) -> int:
+    """Wheat of the distinct farmland areas (or count of distinct `terrain` areas) touching a hex."""
+    total = 0
+    for a in BOARD.area_idx[BOARD.index[label]]:
+        area = areas[a]
+        if area.terrain == terrain:
+            total += area.wheat if terrain == "farmland" else 1
+    return total
+
+
+def touches(areas: dict[str, Area], label: str, terrain: str) -> bool:
+    return any(areas[a].terrain == terrain for a in BOARD.area_idx[BOARD.index[label]])
+
+
+def area_map(state: GameState) -> dict[str, Area]:
+    return state.area_map()
+
+
+def hex_food(areas: dict[str, Area], label: str) -> int:
+    """Food a castle or farm on this hex produces: wheat of the adjacent farmland (§2)."""
+    return terrain_sum(areas, label, "farmland")
+
+
+def city_food(areas: dict[str, Area], city: City, *, with_harvest: bool = True) -> int:
+    """Food produced by the city's castle and farms (a Rich Harvest farm counts twice)."""
+    food = hex_food(areas, city.castle)
+    for b in city.buildings:
+        if b.kind == "farm":
+            f = hex_food(areas, b.hex)
+            food += 2 * f if (b.harvest and with_harvest) else f
+    return food
+
+
+def player_food(state: GameState, seat: int, *, with_harvest: bool = True) -> int:
+    areas = area_map(state)
+    return sum(city_food(areas, c, with_harvest=with_harvest) for c in state.cities_of(seat))
+
+
+def player_citizens(state: GameState, seat: int) -> int:
+    return sum(c.population for c in state.cities_of(seat))
+
+
+def quarry_gold(areas: dict[str, Area], city: City) -> int:
+    """Gold the city's quarries earn: one per distinct adjacent mountain area each (§2)."""
+    return sum(terrain_sum(areas, b.hex, "mountain") for b in city.buildings if b.kind == "quarry")
+
+
+def service_points(city: City, service: Service) -> int:
+    """Arches of that service plus this year's notables on them (§5.4)."""
+    total = 0
+    for b in city.buildings:
+        total += ARCHES[b.kind].get(service, 0) + b.notables.get(service, 0)
+    return total
+
+
+def services(city: City) -> dict[Service, int]:
+    return {s: service_points(city, s) for s in SERVICES}
+
+
+def has_all_services(city: City) -> bool:
+    """A building with a culture, one with an education and one with a health arch (§9)."""
+    arches = {s for b in city.buildings for s in ARCHES[b.kind]}
+    return len(arches) == 3
+
+
+def reach(city: City) -> set[int]:
+    """Board indexes at most 3 steps from some building of the city (its neighbourhood)."""
+    near: set[int] = set()
+    for h in hexes_of(city):
+        near |= BOARD.within3[BOARD.index[h]]
+    return near
+
+
+def is_neighbour(a: City, b: City) -> bool:
+    """Some building of one is at most 3 steps from some building of the other (§5.3)."""
+    near = reach(a)
+    return any(BOARD.index[h] in near for h in hexes_of(b))
+
+
+def opposing_neighbours(state: GameState, city: City) -> list[City]:
+    """Neighbouring cities of other players, in founding order (never the owner's own)."""
+    near = reach(city)
+    idx = BOARD.index
+    return [c for c in state.cities if c.owner != city.owner and any(idx[h] in near for h in hexes_of(c))]

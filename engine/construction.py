@@ -1,0 +1,101 @@
+"""Putting buildings and castles on the board, and taking them off (rules §3.5, §5.1, §7)."""
+
+from __future__ import annotations
+
+from .cities import area_map, castle_citizens, hex_food
+from .components import START_CITIZENS, city_name
+from .events import Events
+from .placement import Table, building_problem, site_city
+from .state import Building, City, GameState
+
+
+def add_building(state: GameState, city: City, kind: str, label: str) -> None:
+    """Place a building; its citizen comes from the castle, a market's from the supply."""
+    if kind == "market":
+        state.supply_citizens -= 1
+        city.population += 1
+    city.buildings.append(Building(hex=label, kind=kind))
+
+
+def add_castle(state: GameState, seat: int, label: str, citizens: int) -> City:
+    """A new city with ``citizens`` on its castle (taken by the caller from wherever)."""
+    city = City(
+        id=state.next_city_id,
+        name=city_name(state.next_city_id),
+        owner=seat,
+        castle=label,
+        population=citizens,
+        founded_year=state.year,
+    )
+    state.next_city_id += 1
+    state.cities.append(city)
+    return city
+
+
+def place_starting_castle(state: GameState, seat: int, label: str, ev: Events) -> City:
+    """A starting castle with 3 citizens from the supply (§3.5)."""
+    city = add_castle(state, seat, label, START_CITIZENS)
+    state.supply_citizens -= START_CITIZENS
+    food = hex_food(area_map(state), label)
+    ev.add(
+        "castle",
+        f"{state.players[seat].name} founds {city.name} at {label} (food {food}).",
+        seat=seat,
+        hexes=[label],
+    )
+    return city
+
+
+def found_source(state: GameState, seat: int) -> City | None:
+    """The castle that gives the spare citizen to a new city.
+
+    **Decision** (the notation names only the new hex): the engine takes the citizen from
+    the castle with the most spare citizens; on a tie, from the earliest founded city.
+    """
+    best: City | None = None
+    for c in state.cities_of(seat):
+        if castle_citizens(c) >= 2 and (best is None or castle_citizens(c) > castle_citizens(best)):
+            best = c
+    return best
+
+
+def found_city(state: GameState, seat: int, label: str, ev: Events) -> City:
+    """Found a city (§5 action 2): one spare citizen moves in, 2 more come from the supply.
+
+    **Decision**: when the supply holds fewer than 2 citizens, the new castle gets what is left.
+    """
+    source = found_source(state, seat)
+    assert source is not None
+    source.population -= 1
+    extra = min(2, state.supply_citizens)
+    state.supply_citizens -= extra
+    city = add_castle(state, seat, label, 1 + extra)
+    state.players[seat].founded_this_year = True
+    food = hex_food(area_map(state), label)
+    ev.add(
+        "found",
+        f"{state.players[seat].name} founds {city.name} at {label} with a citizen from "
+        f"{source.name} and {extra} from the supply (food {food}).",
+        seat=seat,
+        hexes=[label],
+    )
+    return city
+
+
+def build_problem(t: Table, seat: int, kind: str, label: str) -> str | None:
+    """Every rule of §5.1 for ``kind`` on ``label`` by ``seat``."""
+    city, problem = site_city(t, seat, label)
+    if city is None:
+        return problem
+    return building_problem(t, city, kind, label)
+
+
+def remove_city(state: GameState, city: City, ev: Events, why: str) -> None:
+    """A city that lost its last citizen: the castle returns to its owner, the buildings go."""
+    state.cities.remove(city)
+    ev.add(
+        "city_lost",
+        f"{state.players[city.owner].name}'s {city.name} has no citizen left and is lost ({why}).",
+        seat=city.owner,
+        hexes=[city.castle, *(b.hex for b in city.buildings)],
+    )

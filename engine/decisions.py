@@ -1,0 +1,132 @@
+"""Pending decisions: who must decide what, the allowed answers, and carrying an answer out.
+
+Every decision — a castle in setup, a turn, a tied-voice preference, a demolition, a
+starvation — goes through the same four questions: which moves answer it (`answers`), why a
+move is refused (`problem`), the allowed moves (`options`) and the effect (`resolve`).
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+
+from .actions import Action
+from .cities import city_at
+from .construction import place_starting_castle
+from .demolition import demolish, demolish_options, demolish_problem, excess_buildings
+from .events import Events
+from .feeding import starve, starve_options, starve_problem
+from .placement import Table, castle_problem, castle_sites
+from .state import City, Decision, GameState
+from .turn import TURN_VERBS, apply_turn, legal_turn_moves, turn_problem
+
+VERB_KIND: dict[str, str] = {
+    "castle": "castle",
+    "prefer": "prefer",
+    "demolish": "demolish",
+    "starve": "starve",
+    **{v: "turn" for v in TURN_VERBS},
+}
+
+ASKED: dict[str, str] = {
+    "castle": "place a starting castle (castle HEX)",
+    "turn": "play a turn (gold, found HEX, build B HEX, a politics card, or pass)",
+    "prefer": "choose the service for a city (prefer HEX S)",
+    "demolish": "choose buildings to demolish (demolish HEX …)",
+    "starve": "choose which cities lose citizens to hunger (starve HEX …)",
+}
+
+
+def decision_city(state: GameState, d: Decision) -> City:
+    assert d.city is not None
+    city = city_at(state, d.city)
+    assert city is not None
+    return city
+
+
+def answers(state: GameState, d: Decision, a: Action) -> bool:
+    """Whether ``a`` is meant for decision ``d`` (same kind, and same city if it has one)."""
+    if VERB_KIND.get(a.verb) != d.kind:
+        return False
+    if d.kind == "prefer":
+        return a.hex is not None and city_at(state, a.hex) is decision_city(state, d)
+    if d.kind == "demolish":
+        return bool(a.hexes) and city_at(state, a.hexes[0]) is decision_city(state, d)
+    return True
+
+
+def options(t: Table, d: Decision) -> list[Action]:
+    """Every move that answers ``d`` (unsorted)."""
+    state = t.state
+    if d.kind == "turn":
+        return list(legal_turn_moves(t, d.seat))
+    if d.kind == "castle":
+        return [Action("castle", hex=h) for h in castle_sites(t)]
+    if d.kind == "prefer":
+        city = decision_city(state, d)
+        return [Action("prefer", hex=city.castle, service=s) for s in d.services]
+    if d.kind == "demolish":
+        return [Action("demolish", hexes=hs) for hs in demolish_options(decision_city(state, d))]
+    return [Action("starve", hexes=hs) for hs in starve_options(state, d.seat, d.count)]
+
+
+def problem(t: Table, d: Decision, a: Action) -> str | None:
+    """Why ``a`` does not answer ``d``, or ``None`` when it is allowed."""
+    state = t.state
+    if d.kind == "turn":
+        return turn_problem(t, d.seat, a)
+    if d.kind == "castle":
+        assert a.hex is not None
+        return castle_problem(t, d.seat, a.hex)
+    if d.kind == "prefer":
+        if a.service not in d.services:
+            return f"The voice this year is {' and '.join(d.services)}; choose one of those."
+        return None
+    if d.kind == "demolish":
+        return demolish_problem(decision_city(state, d), a.hexes)
+    return starve_problem(state, d.seat, d.count, a.hexes)
+
+
+def resolve(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bool = False) -> None:
+    """Carry out a checked answer; the decision is already off the pending list."""
+    if d.kind == "turn":
+        apply_turn(state, d.seat, a, ev)
+        if auto:
+            ev[-1].text += " (the only possible move)"
+        state.turn_index += 1
+    elif d.kind == "castle":
+        assert a.hex is not None
+        place_starting_castle(state, d.seat, a.hex, ev)
+        state.placement.pop(0)
+        if not state.placement:
+            state.start_player = (d.seat + 1) % state.n_players
+    elif d.kind == "prefer":
+        city = decision_city(state, d)
+        assert a.service is not None
+        state.preferred[city.id] = a.service  # type: ignore[assignment]
+        ev.add(
+            "prefer",
+            f"{state.players[d.seat].name}'s {city.name} compares {a.service}.",
+            seat=d.seat,
+            hexes=[city.castle],
+        )
+    elif d.kind == "demolish":
+        demolish(state, decision_city(state, d), a.hexes, ev, auto=auto)
+    else:
+        starve(state, d.seat, a.hexes, ev)
+        for city in state.cities_of(d.seat):
+            if excess_buildings(city):
+                open_decision(
+                    state,
+                    Decision(seat=d.seat, kind="demolish", city=city.castle, count=excess_buildings(city)),
+                    ev,
+                )
+
+
+def open_decision(state: GameState, d: Decision, ev: Events) -> None:
+    """Ask for a decision, or take it at once when only one answer is possible (rules §10)."""
+    t = Table(state)
+    choices = list(islice(legal_turn_moves(t, d.seat), 2)) if d.kind == "turn" else options(t, d)
+    if len(choices) == 1:
+        resolve(state, d, choices[0], ev, auto=True)
+    else:
+        state.pending.append(d)

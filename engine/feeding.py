@@ -1,0 +1,93 @@
+"""Feeding the people (rules §8): citizens beyond a player's food leave for the supply."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations_with_replacement
+
+from .board import BOARD
+from .cities import city_at, player_citizens, player_food
+from .components import YEARS
+from .construction import remove_city
+from .events import Events
+from .state import City, GameState
+
+HUNGER_VP = 5
+
+
+def shortage(state: GameState, seat: int) -> int:
+    """How many citizens the player cannot feed this year."""
+    return max(0, player_citizens(state, seat) - player_food(state, seat))
+
+
+def starve_options(state: GameState, seat: int, count: int) -> list[tuple[str, ...]]:
+    """Every way to take ``count`` citizens from the player's cities (castle hexes, repeated)."""
+    cities = state.cities_of(seat)
+    out = []
+    for combo in combinations_with_replacement(range(len(cities)), count):
+        taken = Counter(combo)
+        if all(taken[i] <= cities[i].population for i in taken):
+            out.append(tuple(sorted((cities[i].castle for i in combo), key=BOARD.sort_key)))
+    return out
+
+
+def starve_problem(state: GameState, seat: int, count: int, hexes: tuple[str, ...]) -> str | None:
+    if len(hexes) != count:
+        return f"You must send away exactly {count} citizen{'s' if count != 1 else ''}, not {len(hexes)}."
+    taken: Counter[int] = Counter()
+    for h in hexes:
+        city = city_at(state, h)
+        if city is None or city.owner != seat:
+            return f"{h} is not a building of one of your cities."
+        taken[city.id] += 1
+    for cid, n in taken.items():
+        city = state.city_by_id(cid)
+        if n > city.population:
+            return f"{city.name} has only {city.population} citizens; it cannot lose {n}."
+    return None
+
+
+def starve(state: GameState, seat: int, hexes: tuple[str, ...], ev: Events) -> None:
+    """Send the named citizens to the supply and mark the hunger penalty (§8)."""
+    p = state.players[seat]
+    taken: Counter[int] = Counter()
+    for h in hexes:
+        city = city_at(state, h)
+        assert city is not None
+        taken[city.id] += 1
+    parts = []
+    for cid, n in taken.items():
+        city = state.city_by_id(cid)
+        city.population -= n
+        state.supply_citizens += n
+        parts.append(f"{n} from {city.name}")
+        if city.population == 0:
+            remove_city(state, city, ev, "its people starved")
+    penalty = "loses 5 victory points" if state.year >= YEARS else "loses their first turn next year"
+    ev.add(
+        "starve",
+        f"{p.name} cannot feed {len(hexes)} citizen{'s' if len(hexes) != 1 else ''} "
+        f"({', '.join(parts)}) and {penalty}.",
+        seat=seat,
+    )
+    if state.year >= YEARS:
+        p.hunger_vp += HUNGER_VP
+    else:
+        p.hunger = True
+
+
+def least_harmful_starve(state: GameState, seat: int, count: int) -> tuple[str, ...]:
+    """**Decision** (default when the player does not answer): take each citizen from the
+    city with the most spare citizens on its castle, so that as few buildings as possible
+    fall; on a tie, from the larger city, then the earliest founded."""
+    pops: dict[int, int] = {c.id: c.population for c in state.cities_of(seat)}
+    cities: dict[int, City] = {c.id: c for c in state.cities_of(seat)}
+    out = []
+    for _ in range(count):
+        cid = max(
+            (i for i in pops if pops[i] > 0),
+            key=lambda i: (pops[i] - len(cities[i].buildings), pops[i], -i),
+        )
+        pops[cid] -= 1
+        out.append(cities[cid].castle)
+    return tuple(sorted(out, key=BOARD.sort_key))

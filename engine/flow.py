@@ -1,0 +1,175 @@
+"""The course of a game year (rules §4): everything the engine does by itself between decisions."""
+
+from __future__ import annotations
+
+from .cities import area_map, quarry_gold, room
+from .components import ACTION_CARDS, NOTABLES_PER_PLAYER, ROUNDS, YEARS
+from .decisions import open_decision
+from .demolition import excess_buildings
+from .events import Events
+from .feeding import shortage
+from .politics_row import end_of_year as discard_politics
+from .relocation import cities_needing_preference, relocate, tally
+from .scoring import final_scores
+from .state import Decision, GameState
+
+VOICE_CARDS = 4
+
+
+def advance(state: GameState, ev: Events) -> None:
+    """Run the automatic steps until someone must decide or the game is over."""
+    while not state.pending and state.phase != "over":
+        _step(state, ev)
+
+
+def _step(state: GameState, ev: Events) -> None:
+    phase = state.phase
+    if phase == "setup":
+        if state.placement:
+            open_decision(state, Decision(seat=state.placement[0], kind="castle"), ev)
+        else:
+            start_year(state, 1, ev)
+    elif phase == "politics":
+        _politics_step(state, ev)
+    elif phase == "relocation":
+        _relocation_step(state, ev)
+    elif phase == "demolition":
+        _enter_feeding(state, ev)
+    elif phase == "feeding":
+        _end_year(state, ev)
+
+
+def start_year(state: GameState, year: int, ev: Events) -> None:
+    """Phases 1–4: start player, voice of the people, quarry income, growth."""
+    state.year = year
+    names = [p.name for p in state.players]
+    if year > 1:
+        state.start_player = (state.start_player + 1) % state.n_players
+    ev.add(
+        "year",
+        f"Year {year} begins; {names[state.start_player]} is start player.",
+        data={"year": year, "start_player": state.start_player},
+    )
+    state.voice = state.voice_pile[:VOICE_CARDS]
+    state.voice_pile = state.voice_pile[VOICE_CARDS:]
+    state.voice_revealed = False
+    state.voice_result = []
+    ev.add(
+        "voice",
+        f"Voice of the people: {state.voice[0]} face up, three cards face down.",
+        reveals=True,
+        data={"face_up": state.voice[0]},
+    )
+    areas = area_map(state)
+    for seat in state.seats_from_start():
+        gold = sum(quarry_gold(areas, c) for c in state.cities_of(seat))
+        if gold:
+            state.players[seat].gold += gold
+            ev.add(
+                "income",
+                f"{names[seat]} earns {gold} gold from quarries.",
+                seat=seat,
+                data={"gold": gold},
+            )
+    grown = []
+    for seat in state.seats_from_start():
+        for city in state.cities_of(seat):
+            if room(city) > 0 and state.supply_citizens > 0:
+                city.population += 1
+                state.supply_citizens -= 1
+                grown.append(city.name)
+    if grown:
+        ev.add("growth", f"Growth: {', '.join(grown)} gain a citizen.", data={"cities": grown})
+    state.phase = "politics"
+    state.round = 1
+    state.turn_index = 0
+
+
+def _politics_step(state: GameState, ev: Events) -> None:
+    if state.turn_index >= state.n_players:
+        state.turn_index = 0
+        state.round += 1
+        if state.round > ROUNDS:
+            state.round = 0
+            tally(state, ev)
+            state.phase = "relocation"
+            state.relocation_queue = state.seats_from_start()
+        return
+    seat = state.turn_seat()
+    player = state.players[seat]
+    if player.hunger:
+        # Rules §5: the hungry player's first turn turns an action card face down.
+        player.hunger = False
+        player.action_cards -= 1
+        state.turn_index += 1
+        ev.add(
+            "hunger",
+            f"{player.name} loses this turn to last year's hunger (an action card is turned face down).",
+            seat=seat,
+        )
+        return
+    open_decision(state, Decision(seat=seat, kind="turn"), ev)
+
+
+def _relocation_step(state: GameState, ev: Events) -> None:
+    if not state.relocation_queue:
+        _enter_demolition(state, ev)
+        return
+    seat = state.relocation_queue[0]
+    needed = cities_needing_preference(state, seat)
+    if needed:
+        for city in needed:
+            state.pending.append(
+                Decision(seat=seat, kind="prefer", city=city.castle, services=list(state.voice_result))
+            )
+        return
+    relocate(state, seat, ev)
+    state.relocation_queue.pop(0)
+
+
+def _open_demolitions(state: GameState, seats: list[int], ev: Events) -> None:
+    for seat in seats:
+        for city in state.cities_of(seat):
+            if excess_buildings(city):
+                open_decision(
+                    state,
+                    Decision(seat=seat, kind="demolish", city=city.castle, count=excess_buildings(city)),
+                    ev,
+                )
+
+
+def _enter_demolition(state: GameState, ev: Events) -> None:
+    state.phase = "demolition"
+    _open_demolitions(state, state.seats_from_start(), ev)
+
+
+def _enter_feeding(state: GameState, ev: Events) -> None:
+    state.phase = "feeding"
+    for seat in state.seats_from_start():
+        short = shortage(state, seat)
+        if short:
+            open_decision(state, Decision(seat=seat, kind="starve", count=short), ev)
+
+
+def _end_year(state: GameState, ev: Events) -> None:
+    """Phase 9: cards back, notables home, then the next year or the final scoring."""
+    state.voice_used.extend(state.voice)
+    state.voice = []
+    state.voice_revealed = False
+    state.voice_result = []
+    state.preferred = {}
+    discard_politics(state)
+    for p in state.players:
+        p.action_cards = ACTION_CARDS
+        p.notables = NOTABLES_PER_PLAYER
+        p.founded_this_year = False
+        p.peek = [None, None, None, None]
+    for city in state.cities:
+        for b in city.buildings:
+            b.notables = {}
+            b.harvest = False
+    ev.add("end_year", f"Year {state.year} ends.", data={"year": state.year})
+    if state.year >= YEARS:
+        final_scores(state, ev)
+    else:
+        start_year(state, state.year + 1, ev)

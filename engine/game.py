@@ -1,0 +1,218 @@
+"""The public face of the engine: a game you can ask who acts, what they may do, and play.
+
+>>> g = Game.new(["Ann", "Bob"], seed=7)
+>>> g.pending_seats(), g.view(None).year
+([1], 1)
+>>> events = g.play(1, "gold")
+>>> Game.replay(g.record()).state == g.state
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from .actions import Action
+from .board import BOARD
+from .cities import area_map, hex_food
+from .construction import place_starting_castle
+from .decisions import ASKED, VERB_KIND, answers, options, problem, resolve
+from .demolition import least_harmful
+from .errors import IllegalMove
+from .events import Event, Events
+from .feeding import least_harmful_starve
+from .flow import advance
+from .placement import Table
+from .relocation import winners_against
+from .setup import beginner_castles, new_state
+from .state import Decision, GameState, SetupKind
+from .views import View, project
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+
+
+class Record(BaseModel):
+    """Everything needed to replay a game: its setup and the players' moves, in order."""
+
+    players: list[str]
+    seed: int
+    setup: SetupKind
+    moves: list[tuple[int, str]] = []
+
+
+class Game:
+    """A game of La Città. Create with `Game.new`, `Game.replay` or `Game.restore`."""
+
+    def __init__(self, state: GameState, record: Record, setup_events: list[Event]) -> None:
+        self.state = state
+        self._record = record
+        self.setup_events = setup_events
+        self._legal: dict[int, list[Action]] = {}
+        self._table: Table | None = None
+
+    def _lookups(self) -> Table:
+        """Derived lookups of the current position, kept until the next move."""
+        if self._table is None:
+            self._table = Table(self.state)
+        return self._table
+
+    # --- creation ---------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, names: list[str], seed: int = 0, setup: SetupKind = "beginner") -> Game:
+        """A new game for 2–5 players, set up and advanced to the first decision."""
+        if not MIN_PLAYERS <= len(names) <= MAX_PLAYERS:
+            raise ValueError(f"La Città is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(names)}.")
+        if setup not in ("beginner", "experienced"):
+            raise ValueError(f"Setup is 'beginner' or 'experienced', not {setup!r}.")
+        state = new_state(list(names), seed, setup)
+        ev = Events()
+        if setup == "beginner":
+            for seat, label in beginner_castles(len(names)):
+                place_starting_castle(state, seat, label, ev)
+        advance(state, ev)
+        return cls(state, Record(players=list(names), seed=seed, setup=setup), list(ev))
+
+    @classmethod
+    def replay(cls, record: Record | dict[str, Any]) -> Game:
+        """Replay a record move by move; raises IllegalMove if a move does not apply."""
+        rec = Record.model_validate(record)
+        game = cls.new(rec.players, rec.seed, rec.setup)
+        for seat, text in rec.moves:
+            game.play(seat, text)
+        return game
+
+    @classmethod
+    def restore(cls, snapshot: dict[str, Any], record: Record | dict[str, Any]) -> Game:
+        """Rebuild a game from `snapshot()` and `record()` without replaying it."""
+        return cls(GameState.model_validate(snapshot), Record.model_validate(record), [])
+
+    def snapshot(self) -> dict[str, Any]:
+        """The full state (secrets included) as JSON-ready data, for storage only."""
+        return self.state.model_dump(mode="json")
+
+    def record(self) -> Record:
+        return self._record.model_copy(deep=True)
+
+    # --- questions ----------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase == "over"
+
+    @property
+    def scores(self) -> list[int] | None:
+        return self.state.scores
+
+    @property
+    def winners(self) -> list[int] | None:
+        return self.state.winners
+
+    def pending_seats(self) -> list[int]:
+        """Seats that must act now, ascending."""
+        return sorted({d.seat for d in self.state.pending})
+
+    def pending_decisions(self, seat: int | None = None) -> list[Decision]:
+        return [d for d in self.state.pending if seat is None or d.seat == seat]
+
+    def legal_moves(self, seat: int) -> list[Action]:
+        """Every move ``seat`` may make now, sorted; empty when it is not asked anything."""
+        if seat not in self._legal:
+            t = self._lookups()
+            mine = self.pending_decisions(seat)
+            if len(mine) == 1 and mine[0].kind == "turn":
+                moves = options(t, mine[0])  # generated in canonical order
+            else:
+                moves = sorted((a for d in mine for a in options(t, d)), key=Action.sort_key)
+            self._legal[seat] = moves
+        return list(self._legal[seat])
+
+    def view(self, seat: int | None) -> View:
+        """What ``seat`` may see (``None``: a spectator)."""
+        return project(self.state, seat)
+
+    def waiting_for(self) -> str:
+        """Who must act and for what, in a sentence."""
+        if self.is_over:
+            return "The game is over."
+        parts = []
+        for d in self.state.pending:
+            name = self.state.players[d.seat].name
+            city = f" ({d.city})" if d.city else ""
+            parts.append(f"{name} to {ASKED[d.kind]}{city}")
+        return "Waiting for " + "; ".join(dict.fromkeys(parts)) + "."
+
+    # --- playing ------------------------------------------------------------------------
+
+    def check(self, seat: int, move: str | Action) -> tuple[Action, Decision]:
+        """The parsed move and the decision it answers; IllegalMove when it is not allowed."""
+        action = Action.parse(move) if isinstance(move, str) else move
+        if not 0 <= seat < self.state.n_players:
+            raise IllegalMove(f"There is no seat {seat} in this game.")
+        if self.is_over:
+            raise IllegalMove("The game is over; no more moves can be made.")
+        mine = self.pending_decisions(seat)
+        if not mine:
+            raise IllegalMove(f"It is not your turn. {self.waiting_for()}")
+        kind = VERB_KIND[action.verb]
+        fitting = [d for d in mine if d.kind == kind]
+        if not fitting:
+            asked = "; ".join(dict.fromkeys(ASKED[d.kind] for d in mine))
+            raise IllegalMove(f"'{action}' is not what is asked of you now: {asked}.")
+        decision = next((d for d in fitting if answers(self.state, d, action)), None)
+        if decision is None:
+            cities = ", ".join(d.city or "" for d in fitting)
+            raise IllegalMove(f"'{action}' names no city you are asked about; you are asked about: {cities}.")
+        why = problem(self._lookups(), decision, action)
+        if why:
+            raise IllegalMove(why)
+        return action, decision
+
+    def play(self, seat: int, move: str | Action) -> list[Event]:
+        """Play a move for ``seat``; returns the events it caused (including automatic ones).
+
+        Raises IllegalMove (MalformedMove for bad text) and leaves the game unchanged when
+        the move is not allowed.
+        """
+        action, decision = self.check(seat, move)
+        ev = Events()
+        self.state.pending = [d for d in self.state.pending if d is not decision]
+        self._legal.clear()
+        self._table = None
+        resolve(self.state, decision, action, ev)
+        advance(self.state, ev)
+        self._record.moves.append((seat, str(action)))
+        return list(ev)
+
+    def default_move(self, seat: int) -> Action | None:
+        """The least harmful answer to the seat's first pending decision (for absent players)."""
+        mine = self.pending_decisions(seat)
+        if not mine:
+            return None
+        d = mine[0]
+        state = self.state
+        if d.kind == "turn":
+            return Action("gold") if state.players[seat].action_cards else Action("pass")
+        if d.kind == "castle":
+            areas = area_map(state)
+            sites = options(Table(state), d)
+            return max(sites, key=lambda a: (hex_food(areas, a.hex or ""), -BOARD.index[a.hex or ""]))
+        if d.kind == "prefer":
+            from .cities import city_at
+
+            city = city_at(state, d.city or "")
+            assert city is not None
+            best = max(
+                d.services,
+                key=lambda s: (len(winners_against(state, city, s)), -d.services.index(s)),
+            )
+            return Action("prefer", hex=city.castle, service=best)
+        if d.kind == "demolish":
+            from .cities import city_at
+
+            city = city_at(state, d.city or "")
+            assert city is not None
+            return Action("demolish", hexes=least_harmful(state, city))
+        return Action("starve", hexes=least_harmful_starve(state, seat, d.count))

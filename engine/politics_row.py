@@ -1,0 +1,63 @@
+"""The politics cards: the face-up row of 7, the draw pile and the discard (rules §3.4, §5, §4.9)."""
+
+from __future__ import annotations
+
+from .components import POLITICS_TITLES
+from .events import Events
+from .rng import shuffle
+from .state import GameState
+
+ROW_SIZE = 7
+
+
+def draw(state: GameState, ev: Events) -> str | None:
+    """The top card of the pile; an empty pile is first refilled from the shuffled discard."""
+    if not state.politics_pile and state.politics_discard:
+        state.rng, state.politics_pile = shuffle(state.rng, state.politics_discard)
+        state.politics_discard = []
+        ev.add("reshuffle", "The politics discard is shuffled into a new draw pile.")
+    if not state.politics_pile:
+        return None
+    return state.politics_pile.pop(0)
+
+
+def take_from_row(state: GameState, card: str, ev: Events) -> None:
+    """Play a face-up card: it is set aside for this year and its slot refilled at once."""
+    slot = state.politics_row.index(card)
+    state.politics_used.append(card)
+    new = draw(state, ev)
+    if new is None:
+        del state.politics_row[slot]
+        ev.add("refill", "The politics row is not refilled: no card is left.")
+    else:
+        state.politics_row[slot] = new
+        ev.add(
+            "refill",
+            f"{POLITICS_TITLES[new]} comes into the politics row.",
+            reveals=True,
+            data={"card": new},
+        )
+
+
+def draw_for_pass(state: GameState, seat: int, ev: Events) -> None:
+    """Passing: the top card is taken face down as this round's card; it has no effect."""
+    name = state.players[seat].name
+    card = draw(state, ev)
+    if card is None:
+        ev.add("pass", f"{name} passes (no politics card is left to draw).", seat=seat)
+        return
+    state.politics_used.append(card)
+    ev.add("pass", f"{name} passes and draws a politics card face down.", seat=seat, reveals=True)
+    ev.add(
+        "draw",
+        f"You drew {POLITICS_TITLES[card]} (no effect).",
+        seat=seat,
+        private_to=seat,
+        data={"card": card},
+    )
+
+
+def end_of_year(state: GameState) -> None:
+    """Cards played or drawn this year go to the discard (§4.9)."""
+    state.politics_discard.extend(state.politics_used)
+    state.politics_used = []

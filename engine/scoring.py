@@ -1,0 +1,39 @@
+"""Final scoring (rules §9): citizens, complete cities, hunger, and the gold tiebreak."""
+
+from __future__ import annotations
+
+from .cities import has_all_services
+from .events import Events
+from .state import GameState
+
+COMPLETE_CITY_VP = 3
+
+
+def score_of(state: GameState, seat: int) -> int:
+    """1 VP per citizen, +3 per city with all three services, minus year-6 hunger."""
+    cities = state.cities_of(seat)
+    citizens = sum(c.population for c in cities)
+    complete = sum(1 for c in cities if has_all_services(c))
+    return citizens + COMPLETE_CITY_VP * complete - state.players[seat].hunger_vp
+
+
+def winners_of(state: GameState, scores: list[int]) -> list[int]:
+    """Highest score wins; a tie goes to the most gold; a remaining tie is shared."""
+    best = max(scores)
+    tied = [s for s, v in enumerate(scores) if v == best]
+    most_gold = max(state.players[s].gold for s in tied)
+    return [s for s in tied if state.players[s].gold == most_gold]
+
+
+def final_scores(state: GameState, ev: Events) -> None:
+    scores = [score_of(state, p.seat) for p in state.players]
+    state.scores = scores
+    state.winners = winners_of(state, scores)
+    state.phase = "over"
+    names = " and ".join(state.players[s].name for s in state.winners)
+    table = ", ".join(f"{p.name} {scores[p.seat]}" for p in state.players)
+    ev.add(
+        "game_over",
+        f"The game is over: {table}. {names} win{'s' if len(state.winners) == 1 else ''}!",
+        data={"scores": scores, "winners": state.winners},
+    )

@@ -1,0 +1,149 @@
+"""The full game state: every fact of a game, secrets included (never shown to players as is).
+
+Players only ever see projections of it (`engine.views`). The state is a tree of pydantic
+models mutated in place by the rules; `GameState.model_dump()` is its snapshot.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, PrivateAttr
+
+from .components import Service, Terrain
+
+Phase = Literal["setup", "politics", "relocation", "demolition", "feeding", "over"]
+DecisionKind = Literal["castle", "turn", "prefer", "demolish", "starve"]
+SetupKind = Literal["beginner", "experienced"]
+
+
+class Area(BaseModel):
+    """One terrain area (a large triangle) and what lies on it."""
+
+    id: str
+    terrain: Terrain
+    wheat: int = 0
+
+
+class Building(BaseModel):
+    """A building other than the castle, with this year's notables on its arches."""
+
+    hex: str
+    kind: str
+    notables: dict[Service, int] = Field(default_factory=dict)
+    harvest: bool = False
+
+
+class City(BaseModel):
+    """A city: its castle hex, its population and its other buildings."""
+
+    id: int
+    name: str
+    owner: int
+    castle: str
+    population: int
+    buildings: list[Building] = Field(default_factory=list)
+    founded_year: int = 0
+
+
+class PlayerState(BaseModel):
+    seat: int
+    name: str
+    gold: int
+    action_cards: int
+    notables: int
+    hunger: bool = False
+    """Lost citizens to hunger last year: the first turn of this year is lost (rules §5)."""
+    hunger_vp: int = 0
+    """Victory points lost to hunger in year 6."""
+    founded_this_year: bool = False
+    peek: list[Service | None] = Field(default_factory=lambda: [None, None, None, None])
+    """Voice cards this player has seen this year (private to the player)."""
+
+
+class Decision(BaseModel):
+    """A decision a seat must take now. Several may be pending at once."""
+
+    seat: int
+    kind: DecisionKind
+    city: str | None = None
+    """The castle hex of the city the decision is about (prefer, demolish)."""
+    count: int = 0
+    """How many buildings to demolish, or citizens to send away (starve)."""
+    services: list[Service] = Field(default_factory=list)
+    """The tied services to choose from (prefer)."""
+
+
+class GameState(BaseModel):
+    setup: SetupKind
+    seed: int
+    rng: int
+    players: list[PlayerState]
+    areas: list[Area]
+    cities: list[City] = Field(default_factory=list)
+    next_city_id: int = 1
+
+    year: int = 0
+    phase: Phase = "setup"
+    round: int = 0
+    start_player: int = 0
+    turn_index: int = 0
+    """Position, counted from the start player, of the player on turn in a round."""
+    placement: list[int] = Field(default_factory=list)
+    """Seats still to place a starting castle, in order (experienced setup)."""
+
+    politics_row: list[str] = Field(default_factory=list)
+    politics_pile: list[str] = Field(default_factory=list)
+    politics_discard: list[str] = Field(default_factory=list)
+    politics_used: list[str] = Field(default_factory=list)
+    """Cards played or drawn this year; discarded at the end of the year."""
+
+    voice_pile: list[Service] = Field(default_factory=list)
+    voice: list[Service] = Field(default_factory=list)
+    voice_revealed: bool = False
+    voice_result: list[Service] = Field(default_factory=list)
+    """The tallied voice of this year: one service, or two tied at 2-2 (empty before the tally)."""
+    voice_used: list[Service] = Field(default_factory=list)
+
+    supply_citizens: int = 0
+    pending: list[Decision] = Field(default_factory=list)
+    relocation_queue: list[int] = Field(default_factory=list)
+    """Seats that still have their relocation turn this year, in order."""
+    preferred: dict[int, Service] = Field(default_factory=dict)
+    """Service chosen per city id for this year's relocation (tied voice)."""
+
+    scores: list[int] | None = None
+    winners: list[int] | None = None
+
+    _area_map: dict[str, Area] | None = PrivateAttr(default=None)
+
+    def area_map(self) -> dict[str, Area]:
+        """Areas by id (the terrain never changes during a game, so this is cached)."""
+        private = self.__pydantic_private__
+        assert private is not None
+        cached = private["_area_map"]
+        if cached is None:
+            cached = private["_area_map"] = {a.id: a for a in self.areas}
+        return cached
+
+    # --- small lookups used everywhere ------------------------------------------------
+
+    @property
+    def n_players(self) -> int:
+        return len(self.players)
+
+    def turn_seat(self) -> int:
+        return (self.start_player + self.turn_index) % self.n_players
+
+    def seats_from_start(self) -> list[int]:
+        n = self.n_players
+        return [(self.start_player + k) % n for k in range(n)]
+
+    def city_by_id(self, city_id: int) -> City:
+        for c in self.cities:
+            if c.id == city_id:
+                return c
+        raise KeyError(city_id)
+
+    def cities_of(self, seat: int) -> list[City]:
+        return [c for c in self.cities if c.owner == seat]

@@ -1,0 +1,8 @@
+"""Shared test setup: make the tests' own helper modules importable."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
