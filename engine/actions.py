@@ -22,7 +22,7 @@ VERBS: tuple[str, ...] = (
 )  # fmt: skip
 _VERB_RANK = {v: i for i, v in enumerate(VERBS)}
 _BUILDING_RANK = {b: i for i, b in enumerate(BUILDINGS)}
-_SERVICE_RANK = {s: i for i, s in enumerate(SERVICES)}
+_SERVICE_RANK: dict[str, int] = {s: i for i, s in enumerate(SERVICES)}
 
 USAGE: dict[str, str] = {
     "castle": "castle HEX (e.g. castle I9)",

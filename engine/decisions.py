@@ -10,12 +10,14 @@ from __future__ import annotations
 from itertools import islice
 
 from .actions import Action
-from .cities import city_at
+from .board import BOARD
+from .cities import city_at, hex_food
 from .construction import place_starting_castle
-from .demolition import demolish, demolish_options, demolish_problem, excess_buildings
+from .demolition import demolish, demolish_options, demolish_problem, excess_buildings, least_harmful
 from .events import Events
-from .feeding import starve, starve_options, starve_problem
+from .feeding import least_harmful_starve, starve, starve_options, starve_problem
 from .placement import Table, castle_problem, castle_sites
+from .relocation import winners_against
 from .state import City, Decision, GameState
 from .turn import TURN_VERBS, apply_turn, legal_turn_moves, turn_problem
 
@@ -54,6 +56,19 @@ def answers(state: GameState, d: Decision, a: Action) -> bool:
     return True
 
 
+def canonical(state: GameState, a: Action) -> Action:
+    """The same move with each city named by its castle hex (any hex of a city names it)."""
+    if a.verb in ("golden", "prefer"):
+        city = city_at(state, a.hex or "")
+        return a if city is None else a._replace(hex=city.castle)
+    if a.verb == "starve":
+        cities = [city_at(state, h) for h in a.hexes]
+        if any(c is None for c in cities):
+            return a
+        return a._replace(hexes=tuple(sorted((c.castle for c in cities if c), key=BOARD.index.__getitem__)))
+    return a
+
+
 def options(t: Table, d: Decision) -> list[Action]:
     """Every move that answers ``d`` (unsorted)."""
     state = t.state
@@ -89,9 +104,10 @@ def problem(t: Table, d: Decision, a: Action) -> str | None:
 def resolve(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bool = False) -> None:
     """Carry out a checked answer; the decision is already off the pending list."""
     if d.kind == "turn":
+        first = len(ev)
         apply_turn(state, d.seat, a, ev)
         if auto:
-            ev[-1].text += " (the only possible move)"
+            ev[first].text += " (the only possible move)"
         state.turn_index += 1
     elif d.kind == "castle":
         assert a.hex is not None
@@ -120,6 +136,27 @@ def resolve(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bool 
                     Decision(seat=d.seat, kind="demolish", city=city.castle, count=excess_buildings(city)),
                     ev,
                 )
+
+
+def default(t: Table, d: Decision) -> Action:
+    """The least harmful answer, for a player who does not answer in time.
+
+    A turn takes 2 gold (or passes); a castle goes where it yields the most food; a tied
+    voice picks the service that takes from more neighbours; demolition and starvation
+    keep what loses the least (see `least_harmful` and `least_harmful_starve`).
+    """
+    state = t.state
+    if d.kind == "turn":
+        return Action("gold") if state.players[d.seat].action_cards else Action("pass")
+    if d.kind == "castle":
+        return max(options(t, d), key=lambda a: (hex_food(t.areas, a.hex or ""), -BOARD.index[a.hex or ""]))
+    if d.kind == "prefer":
+        city = decision_city(state, d)
+        best = max(d.services, key=lambda s: (len(winners_against(state, city, s)), -d.services.index(s)))
+        return Action("prefer", hex=city.castle, service=best)
+    if d.kind == "demolish":
+        return Action("demolish", hexes=least_harmful(state, decision_city(state, d)))
+    return Action("starve", hexes=least_harmful_starve(state, d.seat, d.count))
 
 
 def open_decision(state: GameState, d: Decision, ev: Events) -> None:

@@ -11,7 +11,7 @@ from .feeding import shortage
 from .politics_row import end_of_year as discard_politics
 from .relocation import cities_needing_preference, relocate, tally
 from .scoring import final_scores
-from .state import Decision, GameState
+from .state import Decision, GameState, no_peek
 
 VOICE_CARDS = 4
 
@@ -163,7 +163,7 @@ def _end_year(state: GameState, ev: Events) -> None:
         p.action_cards = ACTION_CARDS
         p.notables = NOTABLES_PER_PLAYER
         p.founded_this_year = False
-        p.peek = [None, None, None, None]
+        p.peek = no_peek()
     for city in state.cities:
         for b in city.buildings:
             b.notables = {}

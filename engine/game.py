@@ -15,17 +15,12 @@ from typing import Any
 from pydantic import BaseModel
 
 from .actions import Action
-from .board import BOARD
-from .cities import area_map, hex_food
 from .construction import place_starting_castle
-from .decisions import ASKED, VERB_KIND, answers, options, problem, resolve
-from .demolition import least_harmful
+from .decisions import ASKED, VERB_KIND, answers, canonical, default, options, problem, resolve
 from .errors import IllegalMove
 from .events import Event, Events
-from .feeding import least_harmful_starve
 from .flow import advance
 from .placement import Table
-from .relocation import winners_against
 from .setup import beginner_castles, new_state
 from .state import Decision, GameState, SetupKind
 from .views import View, project
@@ -147,8 +142,12 @@ class Game:
     # --- playing ------------------------------------------------------------------------
 
     def check(self, seat: int, move: str | Action) -> tuple[Action, Decision]:
-        """The parsed move and the decision it answers; IllegalMove when it is not allowed."""
-        action = Action.parse(move) if isinstance(move, str) else move
+        """The move in canonical form and the decision it answers; IllegalMove when not allowed.
+
+        A city may be named by any hex of it (``golden``, ``prefer``, ``starve``); the
+        canonical form, which the record keeps, names its castle.
+        """
+        action = canonical(self.state, Action.parse(move) if isinstance(move, str) else move)
         if not 0 <= seat < self.state.n_players:
             raise IllegalMove(f"There is no seat {seat} in this game.")
         if self.is_over:
@@ -191,28 +190,4 @@ class Game:
         mine = self.pending_decisions(seat)
         if not mine:
             return None
-        d = mine[0]
-        state = self.state
-        if d.kind == "turn":
-            return Action("gold") if state.players[seat].action_cards else Action("pass")
-        if d.kind == "castle":
-            areas = area_map(state)
-            sites = options(Table(state), d)
-            return max(sites, key=lambda a: (hex_food(areas, a.hex or ""), -BOARD.index[a.hex or ""]))
-        if d.kind == "prefer":
-            from .cities import city_at
-
-            city = city_at(state, d.city or "")
-            assert city is not None
-            best = max(
-                d.services,
-                key=lambda s: (len(winners_against(state, city, s)), -d.services.index(s)),
-            )
-            return Action("prefer", hex=city.castle, service=best)
-        if d.kind == "demolish":
-            from .cities import city_at
-
-            city = city_at(state, d.city or "")
-            assert city is not None
-            return Action("demolish", hexes=least_harmful(state, city))
-        return Action("starve", hexes=least_harmful_starve(state, seat, d.count))
+        return default(self._lookups(), mine[0])

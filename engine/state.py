@@ -46,6 +46,11 @@ class City(BaseModel):
     founded_year: int = 0
 
 
+def no_peek() -> list[Service | None]:
+    """Nothing polled: one unknown entry per voice card of the year."""
+    return [None, None, None, None]
+
+
 class PlayerState(BaseModel):
     seat: int
     name: str
@@ -57,7 +62,7 @@ class PlayerState(BaseModel):
     hunger_vp: int = 0
     """Victory points lost to hunger in year 6."""
     founded_this_year: bool = False
-    peek: list[Service | None] = Field(default_factory=lambda: [None, None, None, None])
+    peek: list[Service | None] = Field(default_factory=no_peek)
     """Voice cards this player has seen this year (private to the player)."""
 
 
@@ -121,7 +126,7 @@ class GameState(BaseModel):
         """Areas by id (the terrain never changes during a game, so this is cached)."""
         private = self.__pydantic_private__
         assert private is not None
-        cached = private["_area_map"]
+        cached: dict[str, Area] | None = private["_area_map"]
         if cached is None:
             cached = private["_area_map"] = {a.id: a for a in self.areas}
         return cached

@@ -7,6 +7,7 @@ allowed ones using the same checks; `apply_turn` carries a checked move out.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import cast
 
 from .actions import Action
 from .board import BOARD
@@ -24,6 +25,7 @@ from .components import (
     SIZE,
     SMALL,
     YEARS,
+    Service,
 )
 from .construction import add_building, build_problem, found_city, found_source
 from .events import Events
@@ -347,14 +349,14 @@ def _bread(state: GameState, seat: int, a: Action, ev: Events) -> None:
     city = city_at(state, a.hex)
     assert city is not None
     b = next(b for b in city.buildings if b.hex == a.hex)
-    service = a.service or next(iter(ARCHES[b.kind]))
-    b.notables[service] = b.notables.get(service, 0) + a.n  # type: ignore[index]
+    service = cast(Service, a.service or next(iter(ARCHES[b.kind])))
+    b.notables[service] = b.notables.get(service, 0) + a.n
     state.players[seat].notables -= a.n
     ev.add(
         "bread",
         f"{state.players[seat].name} plays Bread and Games: {a.n} notable"
         f"{'s' if a.n > 1 else ''} on the {b.kind} at {a.hex}, {city.name} {service} "
-        f"{services(city)[service] - a.n}→{services(city)[service]}.",  # type: ignore[index]
+        f"{services(city)[service] - a.n}→{services(city)[service]}.",
         seat=seat,
         hexes=[a.hex],
     )

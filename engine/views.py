@@ -175,7 +175,7 @@ def project(state: GameState, seat: int | None) -> View:
         voice_result=list(state.voice_result),
         peek=peek,
         sites=sites,
-        supply={"citizens": state.supply_citizens, "tokens": tokens},  # type: ignore[arg-type]
+        supply=SupplyView(citizens=state.supply_citizens, tokens=tokens),
         scores=state.scores,
         winners=state.winners,
     )

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine import Game
 from engine.board import BOARD
-from engine.cities import hex_food, occupancy, player_citizens
+from engine.cities import hex_food, occupancy, player_food
 from engine.components import CITIZENS_TOTAL, Service, Terrain
 from engine.construction import add_castle
 from engine.state import Building, City, Decision, GameState
@@ -50,7 +50,11 @@ class Scenario:
         return self
 
     def city(
-        self, seat: int, castle: str, population: int = 3, buildings: list[tuple[str, str]] = ()  # type: ignore[assignment]
+        self,
+        seat: int,
+        castle: str,
+        population: int = 3,
+        buildings: list[tuple[str, str]] = (),  # type: ignore[assignment]
     ) -> City:
         """A city with its castle on ``castle``; buildings as (kind, hex); citizens from the supply."""
         city = add_castle(self.state, seat, castle, population)
@@ -135,13 +139,11 @@ def check_invariants(g: Game) -> None:
         assert 0 <= p.notables <= 4
         placed = sum(n for c in s.cities_of(p.seat) for b in c.buildings for n in b.notables.values())
         placed += sum(1 for c in s.cities_of(p.seat) for b in c.buildings if b.harvest)
-        assert placed + p.notables == 4, "four notables a year"
-        view = g.view(p.seat)
+        assert placed + p.notables <= 4, "at most four notables a year"
         areas = s.area_map()
         food = sum(
             hex_food(areas, c.castle)
             + sum(hex_food(areas, b.hex) * (2 if b.harvest else 1) for b in c.buildings if b.kind == "farm")
             for c in s.cities_of(p.seat)
         )
-        assert view.players[p.seat].food == food, "food is what the board yields"
-        assert view.players[p.seat].citizens == player_citizens(s, p.seat)
+        assert player_food(s, p.seat) == food, "food is what the board yields"

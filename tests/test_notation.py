@@ -79,7 +79,9 @@ def test_malformed_move_is_an_illegal_move_and_a_value_error() -> None:
 
 
 def test_actions_sort_by_verb_then_hex_in_board_order() -> None:
-    moves = [Action.parse(t) for t in ("pass", "build farm I10", "gold", "build farm H10", "poll all", "poll 2 3")]
+    moves = [
+        Action.parse(t) for t in ("pass", "build farm I10", "gold", "build farm H10", "poll all", "poll 2 3")
+    ]
     assert [str(a) for a in sorted(moves)] == [
         "gold",
         "build farm H10",

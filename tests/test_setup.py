@@ -51,7 +51,10 @@ def test_every_player_starts_with_two_castles_of_three_citizens_and_one_gold(n: 
 def test_beginner_start_player_is_drawn_from_the_seed() -> None:
     starts = {Game.new(["A", "B", "C"], seed=s).state.start_player for s in range(30)}
     assert starts == {0, 1, 2}
-    assert Game.new(["A", "B", "C"], seed=4).state.start_player == Game.new(["A", "B", "C"], seed=4).state.start_player
+    assert (
+        Game.new(["A", "B", "C"], seed=4).state.start_player
+        == Game.new(["A", "B", "C"], seed=4).state.start_player
+    )
 
 
 def test_experienced_placement_goes_counter_clockwise_then_back_clockwise() -> None:

@@ -90,7 +90,9 @@ def test_a_building_needs_a_spare_citizen_in_the_castle() -> None:
     sc = Scenario()
     sc.city(0, "K9", 2, [("farm", "L9")])
     g = sc.turn(0).game()
-    with pytest.raises(IllegalMove, match=r"school needs a spare citizen in the castle of Firenze \(K9\); it has 1"):
+    with pytest.raises(
+        IllegalMove, match=r"school needs a spare citizen in the castle of Firenze \(K9\); it has 1"
+    ):
         g.play(0, "build school J9")
 
 
