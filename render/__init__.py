@@ -1,0 +1,11 @@
+"""Pictures of a game: `render_board(view)` draws one player's view as a PNG.
+
+The picture is a pure function of an `engine.views.View`, so it can only show what that
+viewer may see.
+"""
+
+from __future__ import annotations
+
+from .compose import render_board
+
+__all__ = ["render_board"]

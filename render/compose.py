@@ -1,0 +1,60 @@
+"""The whole picture: the board on top, the table below, encoded as PNG."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import Image
+
+from engine.views import View
+
+from . import cards, encode, scores, table
+from .geometry import geometry
+from .landscape import Layout, landscape
+from .naming import tags as player_tags
+from .palette import PANEL
+from .pieces import draw_pieces
+
+MIN_WIDTH = 600
+
+
+def layout_key(view: View) -> Layout:
+    """The terrain layout of a view (the cache key of its landscape)."""
+    return tuple((a.id, a.terrain, a.wheat) for a in view.areas)
+
+
+def compose(view: View, highlight: Sequence[str] | None = None, width: int = 1400) -> Image.Image:
+    """The board and table of ``view`` as one RGB image ``width`` px wide."""
+    width = max(MIN_WIDTH, int(width))
+    g = geometry(width)
+    over = view.scores is not None
+    heights = [
+        table.status_height(g),
+        table.players_height(g, view),
+        scores.panel_height(g, view) if over else cards.cards_height(g),
+        0 if over else cards.voice_height(g),
+        scores.legend_height(g),
+    ]
+    img = Image.new("RGB", (width, g.board_height + sum(heights)), PANEL)
+    img.paste(landscape(layout_key(view), view.max_zone, width), (0, 0))
+    tags = player_tags(view.players)
+    draw_pieces(img, g, view, tags, [h.strip().upper() for h in highlight or []])
+    y = g.board_height
+    table.draw_status(img, g, view, tags, y)
+    y += heights[0]
+    table.draw_players(img, g, view, tags, y)
+    y += heights[1]
+    if over:
+        scores.draw_final(img, g, view, tags, y)
+    else:
+        cards.draw_politics(img, g, view, y)
+        cards.draw_voice(img, g, view, y + heights[2])
+    y += heights[2] + heights[3]
+    scores.draw_legend(img, g, view, y)
+    return img
+
+
+def render_board(view: View, *, highlight: Sequence[str] | None = None, width: int = 1400) -> bytes:
+    """The PNG picture of ``view``; ``highlight`` rings the hexes of the last move."""
+    img = compose(view, highlight, width)
+    return encode.png(img, encode.board_palette(layout_key(view), view.max_zone, img.width))

@@ -1,0 +1,79 @@
+"""Text: Pillow's built-in scalable font, a fake bold, and text the font can show."""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from .palette import RGB
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+@lru_cache(maxsize=64)
+def font(size: int) -> Font:
+    """Pillow's bundled font at ``size`` pixels (cached)."""
+    return ImageFont.load_default(size=max(6, size))
+
+
+def clean(text: str) -> str:
+    """``text`` reduced to the characters the built-in font has (ASCII; accents dropped)."""
+    plain = unicodedata.normalize("NFKD", text)
+    out = "".join(ch for ch in plain if not unicodedata.combining(ch))
+    return "".join(ch if " " <= ch <= "~" else "?" for ch in out)
+
+
+@lru_cache(maxsize=4096)
+def width(text: str, size: int, bold: bool = False) -> float:
+    """The drawn width of ``text`` at ``size``."""
+    return font(size).getlength(text) + (2 if bold else 0)
+
+
+def fit(text: str, size: int, room: float, bold: bool = False, smallest: int = 8) -> int:
+    """The largest size up to ``size`` at which ``text`` fits in ``room`` pixels."""
+    while size > smallest and width(text, size, bold) > room:
+        size -= 1
+    return size
+
+
+def shorten(text: str, size: int, room: float) -> str:
+    """``text`` cut with a trailing dot until it fits in ``room`` pixels."""
+    if width(text, size) <= room:
+        return text
+    while len(text) > 1 and width(text + ".", size) > room:
+        text = text[:-1]
+    return text + "."
+
+
+@lru_cache(maxsize=4096)
+def _mask(s: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
+    """The coverage mask of ``s`` and its offset from the anchor point (cached)."""
+    f = font(size)
+    left, top, right, bottom = (int(v) for v in f.getbbox(s, anchor=anchor, stroke_width=stroke))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text(
+        (-left, -top), s, font=f, fill=255, anchor=anchor, stroke_width=stroke, stroke_fill=255
+    )
+    return mask, left, top
+
+
+def text(
+    target: Image.Image | ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    s: str,
+    size: int,
+    fill: RGB,
+    anchor: str = "la",
+    bold: bool = False,
+    outline: RGB | None = None,
+) -> None:
+    """Draw ``s``; ``bold`` thickens it with a stroke, ``outline`` halos it for contrast."""
+    img = target if isinstance(target, Image.Image) else target._image
+    x, y = round(xy[0]), round(xy[1])
+    if outline is not None:
+        mask, dx, dy = _mask(s, size, anchor, max(2, size // 9))
+        img.paste(outline, (x + dx, y + dy), mask)
+    mask, dx, dy = _mask(s, size, anchor, 1 if bold else 0)
+    img.paste(fill, (x + dx, y + dy), mask)

@@ -1,0 +1,239 @@
+"""Supersampled, cached sprites: building tiles, castles, rings and pawns.
+
+Every sprite is drawn at `SS` times its size and downscaled once, then pasted (with its
+alpha) as often as needed, so that per-render drawing stays cheap and edges stay smooth.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from . import fonts
+from .icons import ABBREV, ICONS, Pen, castle, citizen
+from .palette import (
+    GOLD,
+    GOLD_DARK,
+    HIGHLIGHT,
+    INK,
+    PAPER,
+    PATTERN,
+    RGB,
+    player,
+    shade,
+    text_on,
+)
+
+SS = 4
+TILE = 0.95
+
+
+def _hex(c: tuple[float, float], size: float) -> list[tuple[float, float]]:
+    return [
+        (c[0] + size * math.cos(math.radians(60 * k - 30)), c[1] + size * math.sin(math.radians(60 * k - 30)))
+        for k in range(6)
+    ]
+
+
+def _canvas(radius: float, grow: float = 1.0) -> tuple[Image.Image, tuple[float, float], float]:
+    """A transparent supersampled canvas for a hex of ``radius`` px; its centre and scale."""
+    r = radius * SS * grow
+    w, h = math.ceil(math.sqrt(3) * r) + 4 * SS, math.ceil(2 * r) + 4 * SS
+    return Image.new("RGBA", (w, h), (0, 0, 0, 0)), (w / 2, h / 2), radius * SS
+
+
+def _finish(img: Image.Image) -> Image.Image:
+    return img.resize((img.width // SS, img.height // SS), Image.Resampling.BOX)
+
+
+def pattern(
+    draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], seat: int, colour: RGB, step: float
+) -> None:
+    """The seat's pattern (the second cue besides colour) over ``box``."""
+    kind = PATTERN[seat % len(PATTERN)]
+    x0, y0, x1, y1 = box
+    ink = shade(colour, 0.62)
+    w = max(1, round(step * 0.28))
+    if kind == "stripes":
+        k = x0 - (y1 - y0)
+        while k < x1:
+            draw.line([(k, y1), (k + (y1 - y0), y0)], fill=ink, width=w)
+            k += step
+    elif kind == "dots":
+        rad = step * 0.22
+        for j, y in enumerate(_steps(y0, y1, step)):
+            for x in _steps(x0 + (step / 2 if j % 2 else 0), x1, step):
+                draw.ellipse((x - rad, y - rad, x + rad, y + rad), fill=ink)
+    elif kind == "checks":
+        cell = step / 2
+        for j, y in enumerate(_steps(y0, y1, cell)):
+            for i, x in enumerate(_steps(x0, x1, cell)):
+                if (i + j) % 2 == 0:
+                    draw.rectangle((x, y, x + cell, y + cell), fill=ink)
+    elif kind == "rings":
+        rad = step * 0.3
+        for j, y in enumerate(_steps(y0, y1, step)):
+            for x in _steps(x0 + (step / 2 if j % 2 else 0), x1, step):
+                draw.ellipse((x - rad, y - rad, x + rad, y + rad), outline=ink, width=w)
+
+
+def _steps(a: float, b: float, step: float) -> list[float]:
+    out = []
+    while a < b + step:
+        out.append(a)
+        a += step
+    return out
+
+
+def _tile(img: Image.Image, c: tuple[float, float], r: float, seat: int, colour: RGB) -> None:
+    """A hex in the owner's colour and pattern, outlined dark."""
+    pts = _hex(c, r * TILE)
+    layer = Image.new("RGBA", img.size, (0, 0, 0, 0))
+    d = ImageDraw.Draw(layer)
+    d.polygon(pts, fill=colour)
+    pattern(d, (0, 0, img.width, img.height), seat, colour, r * 0.36)
+    mask = Image.new("L", img.size, 0)
+    ImageDraw.Draw(mask).polygon(pts, fill=255)
+    img.paste(layer, (0, 0), mask)
+    ImageDraw.Draw(img).polygon(pts, outline=INK, width=max(2, round(r * 0.07)))
+
+
+def _caption(d: ImageDraw.ImageDraw, c: tuple[float, float], r: float, s: str) -> None:
+    size = fonts.fit(s, round(r * 0.36), r * 1.35, bold=True)
+    w = fonts.width(s, size, bold=True)
+    y = c[1] + r * 0.56
+    d.rounded_rectangle(
+        (c[0] - w / 2 - r * 0.08, y - size * 0.62, c[0] + w / 2 + r * 0.08, y + size * 0.62),
+        radius=size * 0.3, fill=PAPER, outline=INK, width=max(1, round(r * 0.03)),
+    )  # fmt: skip
+    fonts.text(d, (c[0], y), s, size, INK, anchor="mm", bold=True)
+
+
+@lru_cache(maxsize=128)
+def building(kind: str, seat: int, radius: float) -> Image.Image:
+    """The tile of a building: the owner's colour and pattern, the pictogram, its name."""
+    img, c, r = _canvas(radius)
+    colour = player(seat)
+    _tile(img, c, r, seat, colour)
+    d = ImageDraw.Draw(img)
+    half = {"palace": 0.54, "hospital": 0.54, "bath": 0.54, "cathedral": 0.58, "university": 0.58}.get(
+        kind, 0.5
+    )
+    ICONS[kind](Pen(d, (c[0], c[1] - r * 0.22), r * half))
+    _caption(d, c, r, ABBREV[kind])
+    return _finish(img)
+
+
+@lru_cache(maxsize=32)
+def castle_tile(seat: int, tag: str, radius: float) -> Image.Image:
+    """A castle: a tower in the owner's colour on a dark hex, with the owner's tag on it."""
+    img, c, r = _canvas(radius)
+    colour = player(seat)
+    _tile(img, c, r, seat, shade(colour, 0.55))
+    d = ImageDraw.Draw(img)
+    castle(Pen(d, (c[0], c[1] - r * 0.12), r * 0.6), colour)
+    size = round(r * (0.62 if len(tag) == 1 else 0.46))
+    fonts.text(d, (c[0], c[1] + r * 0.12), tag, size, text_on(colour), anchor="mm", bold=True)
+    return _finish(img)
+
+
+@lru_cache(maxsize=8)
+def ring(radius: float, colour: RGB = HIGHLIGHT) -> Image.Image:
+    """A thick ring around a hex (the last move)."""
+    img, c, r = _canvas(radius, 1.35)
+    d = ImageDraw.Draw(img)
+    d.polygon(_hex(c, r * 1.28), outline=(255, 255, 255), width=round(r * 0.24))
+    d.polygon(_hex(c, r * 1.24), outline=colour, width=round(r * 0.17))
+    return _finish(img)
+
+
+@lru_cache(maxsize=8)
+def site(seat: int, radius: float) -> Image.Image:
+    """A dashed ring in the viewer's colour: a hex where the viewer could build."""
+    img, c, r = _canvas(radius)
+    d = ImageDraw.Draw(img)
+    pts = _hex(c, r * 0.86)
+    colour = player(seat)
+    for k in range(6):
+        a, b = pts[k], pts[(k + 1) % 6]
+        for t0, t1 in ((0.08, 0.38), (0.62, 0.92)):
+            p0 = (a[0] + (b[0] - a[0]) * t0, a[1] + (b[1] - a[1]) * t0)
+            p1 = (a[0] + (b[0] - a[0]) * t1, a[1] + (b[1] - a[1]) * t1)
+            d.line([p0, p1], fill=INK, width=round(r * 0.16))
+            d.line([p0, p1], fill=colour, width=round(r * 0.1))
+    return _finish(img)
+
+
+@lru_cache(maxsize=64)
+def pawn(colour: RGB, size: float, edge: RGB = INK) -> Image.Image:
+    """A pawn ``size`` px tall (citizen or notable)."""
+    s = size * SS
+    img = Image.new("RGBA", (math.ceil(s) + 2 * SS, math.ceil(s) + 2 * SS), (0, 0, 0, 0))
+    pen = Pen(ImageDraw.Draw(img), (img.width / 2, img.height / 2), s / 2)
+    pen.w = max(1, round(s * 0.08))
+    citizen(pen, colour)
+    del edge
+    return _finish(img)
+
+
+@lru_cache(maxsize=16)
+def disc(fill: RGB, edge: RGB, size: float) -> Image.Image:
+    """A smooth filled circle ``size`` px across."""
+    s = size * SS
+    img = Image.new("RGBA", (math.ceil(s) + 2 * SS, math.ceil(s) + 2 * SS), (0, 0, 0, 0))
+    m = SS
+    ImageDraw.Draw(img).ellipse((m, m, m + s, m + s), fill=fill, outline=edge, width=max(1, round(s * 0.1)))
+    return _finish(img)
+
+
+@lru_cache(maxsize=8)
+def star(size: float) -> Image.Image:
+    """A gold star (the Rich Harvest marker)."""
+    s = size * SS
+    img = Image.new("RGBA", (math.ceil(s) + 2 * SS, math.ceil(s) + 2 * SS), (0, 0, 0, 0))
+    c = img.width / 2
+    pts = []
+    for k in range(10):
+        rad = s / 2 if k % 2 == 0 else s / 4.6
+        a = math.radians(-90 + 36 * k)
+        pts.append((c + rad * math.cos(a), c + rad * math.sin(a)))
+    ImageDraw.Draw(img).polygon(pts, fill=GOLD, outline=GOLD_DARK, width=max(1, round(s * 0.06)))
+    return _finish(img)
+
+
+def paste(base: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
+    """Paste ``sprite`` centred on ``centre``."""
+    x = round(centre[0] - sprite.width / 2)
+    y = round(centre[1] - sprite.height / 2)
+    base.paste(sprite, (x, y), sprite)
+
+
+@lru_cache(maxsize=1024)
+def _rounded(w: int, h: int, radius: int, fill: RGB | None, outline: RGB | None, width: int) -> Image.Image:
+    s = 2
+    img = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
+    ImageDraw.Draw(img).rounded_rectangle(
+        (0, 0, w * s - 1, h * s - 1), radius=radius * s, fill=fill, outline=outline, width=width * s
+    )
+    return img.resize((w, h), Image.Resampling.BOX)
+
+
+def rounded(
+    base: Image.Image,
+    box: tuple[float, float, float, float],
+    radius: float,
+    fill: RGB | None = None,
+    outline: RGB | None = None,
+    width: int = 1,
+) -> None:
+    """A smooth rounded rectangle on ``base`` (cached per size and colours)."""
+    x0, y0 = round(box[0]), round(box[1])
+    w, h = round(box[2]) - x0, round(box[3]) - y0
+    if w < 2 or h < 2:
+        return
+    sprite = _rounded(
+        w, h, max(1, min(round(radius), w // 2, h // 2)), fill, outline, width if outline else 0
+    )
+    base.paste(sprite, (x0, y0), sprite)
