@@ -7,13 +7,14 @@ move is refused (`problem`), the allowed moves (`options`) and the effect (`reso
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import islice
 
 from .actions import Action
 from .board import BOARD
 from .cities import city_at, hex_food
 from .construction import place_starting_castle
-from .demolition import demolish, demolish_options, demolish_problem, excess_buildings, least_harmful
+from .demolition import demolish, demolish_problem, excess_buildings, iter_demolish_options, least_harmful
 from .events import Events
 from .feeding import least_harmful_starve, starve, starve_options, starve_problem
 from .placement import Table, castle_problem, castle_sites
@@ -69,19 +70,25 @@ def canonical(state: GameState, a: Action) -> Action:
     return a
 
 
-def options(t: Table, d: Decision) -> list[Action]:
-    """Every move that answers ``d`` (unsorted)."""
+def iter_options(t: Table, d: Decision) -> Iterator[Action]:
+    """Every move that answers ``d``, found lazily (a turn's in canonical order)."""
     state = t.state
     if d.kind == "turn":
-        return list(legal_turn_moves(t, d.seat))
-    if d.kind == "castle":
-        return [Action("castle", hex=h) for h in castle_sites(t)]
-    if d.kind == "prefer":
+        yield from legal_turn_moves(t, d.seat)
+    elif d.kind == "castle":
+        yield from (Action("castle", hex=h) for h in castle_sites(t))
+    elif d.kind == "prefer":
         city = decision_city(state, d)
-        return [Action("prefer", hex=city.castle, service=s) for s in d.services]
-    if d.kind == "demolish":
-        return [Action("demolish", hexes=hs) for hs in demolish_options(decision_city(state, d))]
-    return [Action("starve", hexes=hs) for hs in starve_options(state, d.seat, d.count)]
+        yield from (Action("prefer", hex=city.castle, service=s) for s in d.services)
+    elif d.kind == "demolish":
+        yield from (Action("demolish", hexes=hs) for hs in iter_demolish_options(decision_city(state, d)))
+    else:
+        yield from (Action("starve", hexes=hs) for hs in starve_options(state, d.seat, d.count))
+
+
+def options(t: Table, d: Decision) -> list[Action]:
+    """Every move that answers ``d``."""
+    return list(iter_options(t, d))
 
 
 def problem(t: Table, d: Decision, a: Action) -> str | None:
@@ -161,8 +168,7 @@ def default(t: Table, d: Decision) -> Action:
 
 def open_decision(state: GameState, d: Decision, ev: Events) -> None:
     """Ask for a decision, or take it at once when only one answer is possible (rules §10)."""
-    t = Table(state)
-    choices = list(islice(legal_turn_moves(t, d.seat), 2)) if d.kind == "turn" else options(t, d)
+    choices = list(islice(iter_options(Table(state), d), 2))
     if len(choices) == 1:
         resolve(state, d, choices[0], ev, auto=True)
     else:

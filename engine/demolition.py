@@ -45,18 +45,19 @@ def _connected_keeps(city: City, keep: int) -> Iterator[frozenset[str]]:
     yield from rec(frozenset(), list(adj[city.castle]), frozenset({city.castle}))
 
 
-def demolish_options(city: City) -> list[tuple[str, ...]]:
-    """Every legal set of hexes to demolish, each sorted in board order."""
+def iter_demolish_options(city: City) -> Iterator[tuple[str, ...]]:
+    """Every legal set of hexes to demolish (each sorted in board order), in no set order."""
     k = excess_buildings(city)
     if k == 0:
-        return []
-    keep = len(city.buildings) - k
+        return
     all_hexes = [b.hex for b in city.buildings]
-    out = [
-        tuple(sorted((h for h in all_hexes if h not in kept), key=BOARD.sort_key))
-        for kept in _connected_keeps(city, keep)
-    ]
-    return sorted(out, key=lambda hs: [BOARD.sort_key(h) for h in hs])
+    for kept in _connected_keeps(city, len(city.buildings) - k):
+        yield tuple(sorted((h for h in all_hexes if h not in kept), key=BOARD.sort_key))
+
+
+def demolish_options(city: City) -> list[tuple[str, ...]]:
+    """Every legal set of hexes to demolish, sorted."""
+    return sorted(iter_demolish_options(city), key=lambda hs: [BOARD.sort_key(h) for h in hs])
 
 
 def demolish_problem(city: City, hexes: tuple[str, ...]) -> str | None:

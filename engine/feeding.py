@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from itertools import combinations_with_replacement
 
 from .board import BOARD
@@ -20,15 +21,13 @@ def shortage(state: GameState, seat: int) -> int:
     return max(0, player_citizens(state, seat) - player_food(state, seat))
 
 
-def starve_options(state: GameState, seat: int, count: int) -> list[tuple[str, ...]]:
+def starve_options(state: GameState, seat: int, count: int) -> Iterator[tuple[str, ...]]:
     """Every way to take ``count`` citizens from the player's cities (castle hexes, repeated)."""
     cities = state.cities_of(seat)
-    out = []
     for combo in combinations_with_replacement(range(len(cities)), count):
         taken = Counter(combo)
         if all(taken[i] <= cities[i].population for i in taken):
-            out.append(tuple(sorted((cities[i].castle for i in combo), key=BOARD.sort_key)))
-    return out
+            yield tuple(sorted((cities[i].castle for i in combo), key=BOARD.sort_key))
 
 
 def starve_problem(state: GameState, seat: int, count: int, hexes: tuple[str, ...]) -> str | None:
