@@ -3,8 +3,8 @@
 >>> a = Action.parse("  BUILD Farm i9 ")
 >>> str(a), a
 ('build farm I9', Action.parse('build farm I9'))
->>> str(Action.parse("demolish g7 f6"))
-'demolish F6 G7'
+>>> str(Action.parse("demolish i10 h10"))
+'demolish H10 I10'
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ USAGE: dict[str, str] = {
     "poll": "poll A B with two of the face-down cards 1, 2, 3, or poll all (e.g. poll 1 3)",
     "pass": "pass",
     "prefer": "prefer HEX S with S culture, education or health (e.g. prefer I9 culture)",
-    "demolish": "demolish HEX HEX ... (e.g. demolish I10 J10)",
+    "demolish": "demolish HEX HEX ... (e.g. demolish H10 I10)",
     "starve": "starve HEX HEX ... (e.g. starve I9 I9)",
 }
 

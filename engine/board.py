@@ -7,7 +7,7 @@ dense integer used by the hot paths of the rules.
 >>> BOARD.zone("I9"), len(BOARD.labels)
 (1, 139)
 >>> BOARD.areas_of("I10")
-('-1,0,U', '0,0,U')
+('-1,0,D', '0,0,U')
 """
 
 from __future__ import annotations

@@ -3,9 +3,8 @@
 The generator's whole state is one integer kept in the game state, so a seed plus the
 move list replays a game exactly, on any Python version.
 
->>> state, x = next_u64(seed_state(7))
 >>> shuffle(seed_state(7), [1, 2, 3, 4])[1]
-[3, 1, 4, 2]
+[2, 3, 1, 4]
 """
 
 from __future__ import annotations
