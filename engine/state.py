@@ -122,6 +122,12 @@ class GameState(BaseModel):
 
     _area_map: dict[str, Area] | None = PrivateAttr(default=None)
 
+    def __eq__(self, other: object) -> bool:
+        """Equal when every field is (the private lookup cache does not count)."""
+        return isinstance(other, GameState) and self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]
+
     def area_map(self) -> dict[str, Area]:
         """Areas by id (the terrain never changes during a game, so this is cached)."""
         private = self.__pydantic_private__

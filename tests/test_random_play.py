@@ -8,6 +8,7 @@ import pytest
 from scenario import check_invariants
 
 from engine import Game
+from engine.cities import population_limit
 
 
 def random_game(n: int, seed: int, setup: str, *, every_move: bool = True) -> Game:
@@ -20,8 +21,12 @@ def random_game(n: int, seed: int, setup: str, *, every_move: bool = True) -> Ga
         seat = g.pending_seats()[0]
         year = g.state.year
         move = rng.choice(g.legal_moves(seat))
+        before = {c.id: c.population for c in g.state.cities}
         events = g.play(seat, move)
         step += 1
+        for c in g.state.cities:
+            if c.population > before.get(c.id, 0) and c.id in before:
+                assert c.population <= population_limit(c), f"{c.name} gained beyond its limit"
         if g.state.year != year or g.is_over:
             polled = {i: set() for i in range(n)}
         elif move.verb == "poll":

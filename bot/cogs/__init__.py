@@ -1,0 +1,1 @@
+"""The bot's cogs (each module ends in ``async def setup(bot)``)."""

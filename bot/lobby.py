@@ -1,0 +1,168 @@
+"""Lobbies: open a game in a channel, join, leave, and start it (part of the service layer).
+
+Seats follow the join order (the host is seat 1); the engine draws the start player from
+the game's seed, so the seating gives nobody an advantage. A lobby with a player count
+starts by itself when it is full; otherwise the host presses Start (2–5 players).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine import Game
+
+from . import summary
+from .errors import LobbyError, NoGame, NotAllowed
+from .results import Button, Message, Outcome, User, custom_id
+from .storage import ChannelBusy, GameRow, SeatRow, Storage
+
+if TYPE_CHECKING:
+    from engine import View
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+NAME_LIMIT = 32
+
+
+def clean_name(name: str) -> str:
+    """A display name safe to show in messages: no markdown, no mentions, not too long."""
+    kept = "".join(ch for ch in name if ch.isprintable() and ch not in "*_`~|<>@#\\")
+    return (kept.strip() or "player")[:NAME_LIMIT]
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """Names with repeats numbered (``Ann``, ``Ann 2``) so that messages tell players apart."""
+    out: list[str] = []
+    for n in names:
+        candidate, k = n, 2
+        while candidate in out:
+            candidate, k = f"{n} {k}", k + 1
+        out.append(candidate)
+    return out
+
+
+class LobbyMixin:
+    """The lobby half of `CittaService` (it supplies the attributes declared here)."""
+
+    storage: Storage
+    seeds: Callable[[], int]
+
+    def now(self) -> int:
+        raise NotImplementedError
+
+    async def render(self, view: View, highlight: list[str]) -> bytes | None:
+        raise NotImplementedError
+
+    async def new_game(
+        self, user: User, *, channel: int, guild: int | None = None, setup: str = "beginner",
+        players: int | None = None,
+    ) -> Message:  # fmt: skip
+        """Open a lobby in the channel, with the user as host; the message has Join/Leave/Start."""
+        if setup not in ("beginner", "experienced"):
+            raise LobbyError("The setup is 'beginner' or 'experienced'.")
+        if players is not None and not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise LobbyError(f"La Città is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        try:
+            game_id = await self.storage.create_lobby(
+                guild=guild, channel=channel, host=user.id, host_name=clean_name(user.name), setup=setup,
+                players_wanted=players, now=self.now(),
+            )  # fmt: skip
+        except ChannelBusy:
+            raise LobbyError(
+                "This channel already has a game. Finish it (or `/citta abandon` it) first, "
+                "or start one in another channel."
+            ) from None
+        return await self.lobby_message(game_id)
+
+    async def lobby_message(self, game_id: int) -> Message:
+        """The lobby message: who is in, and the Join / Leave / Start buttons."""
+        row = await self.storage.game(game_id)
+        if row is None:
+            raise NoGame("There is no such game.")
+        seats = await self.storage.seats(game_id)
+        wanted = (
+            f"{row.players_wanted} players" if row.players_wanted else f"{MIN_PLAYERS}–{MAX_PLAYERS} players"
+        )
+        listing = "\n".join(f"{s.seat + 1}. <@{s.user_id}>" + (" (host)" if s.user_id == row.host else "")
+                            for s in seats)  # fmt: skip
+        if row.status != "lobby":
+            state = "closed" if row.status == "abandoned" else "started"
+            return Message(f"**La Città** game {row.id} — {state}.\n{listing}")
+        text = (
+            f"**La Città** — new game ({row.setup} setup, {wanted}). Press **Join** to play; "
+            f"the host presses **Start**.\n{listing}"
+        )
+        buttons = (
+            Button("Join", custom_id(game_id, 0, None, "join"), "success"),
+            Button("Leave", custom_id(game_id, 0, None, "leave"), "secondary"),
+            Button("Start", custom_id(game_id, 0, None, "start"), "primary"),
+        )
+        return Message(text, buttons=buttons)
+
+    async def _lobby_row(self, game_id: int) -> GameRow:
+        row = await self.storage.game(game_id)
+        if row is None:
+            raise NoGame("There is no such game.")
+        if row.status != "lobby":
+            raise LobbyError("This lobby is closed: the game has started or was abandoned.")
+        return row
+
+    async def join(self, game_id: int, user: User) -> Outcome:
+        """Join a lobby. The reply is the updated lobby message (to edit in place)."""
+        row = await self._lobby_row(game_id)
+        limit = row.players_wanted or MAX_PLAYERS
+        result = await self.storage.join_lobby(game_id, user.id, clean_name(user.name), limit, self.now())
+        if result == "already":
+            raise LobbyError("You are already in this game.")
+        if result == "full":
+            raise LobbyError(f"The game is full ({limit} players).")
+        if result == "closed":
+            raise LobbyError("This lobby is closed: the game has started or was abandoned.")
+        seats = await self.storage.seats(game_id)
+        if row.players_wanted and len(seats) >= row.players_wanted:
+            return await self._start(row, seats)
+        return Outcome(reply=await self.lobby_message(game_id), game=game_id)
+
+    async def leave(self, game_id: int, user: User) -> Outcome:
+        """Leave a lobby (a leaving host hands the lobby to the next player; empty lobbies close)."""
+        await self._lobby_row(game_id)
+        result, _ = await self.storage.leave_lobby(game_id, user.id, self.now())
+        if result == "not_in":
+            raise LobbyError("You are not in this game.")
+        if result == "closed":
+            raise LobbyError("This lobby is closed: the game has started or was abandoned.")
+        return Outcome(reply=await self.lobby_message(game_id), game=game_id)
+
+    async def start(self, game_id: int, user: User) -> Outcome:
+        """The host starts the game: seats are fixed, a secret seed drawn, the first move asked."""
+        row = await self._lobby_row(game_id)
+        if user.id != row.host:
+            raise NotAllowed("Only the host can start the game.")
+        seats = await self.storage.seats(game_id)
+        if len(seats) < MIN_PLAYERS:
+            raise LobbyError(f"At least {MIN_PLAYERS} players are needed; invite someone to press Join.")
+        return await self._start(row, seats)
+
+    async def _start(self, row: GameRow, seats: list[SeatRow]) -> Outcome:
+        names = unique_names([s.name for s in seats])
+        seed = self.seeds()
+        game = Game.new(names, seed=seed, setup=row.setup)  # type: ignore[arg-type]
+        lit = summary.highlight(game.setup_events)
+        ok = await self.storage.start_game(
+            row.id, users=[s.user_id for s in seats], seed=seed, record=game.record().model_dump(mode="json"),
+            snapshot=game.snapshot(), highlight=lit, now=self.now(),
+        )  # fmt: skip
+        if not ok:
+            raise LobbyError("The lobby changed at that moment; look at it again and press Start.")
+        users = {s.seat: s.user_id for s in seats}
+        order = ", ".join(f"<@{s.user_id}> as {n}" for s, n in zip(seats, names, strict=True))
+        nxt, pinged = summary.next_line(game, users)
+        text = f"**La Città** game {row.id} begins ({row.setup} setup): {order}.\n"
+        text += summary.summary_line(game.setup_events) + "\n" + nxt
+        announcement = Message(
+            text,
+            image=await self.render(game.view(None), lit),
+            mentions=tuple(dict.fromkeys([*pinged, *users.values()])),
+            buttons=summary.decision_buttons(game, row.id, 0, dict(enumerate(names))),
+        )
+        return Outcome(reply=await self.lobby_message(row.id), announcement=announcement, game=row.id)

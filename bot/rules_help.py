@@ -1,0 +1,61 @@
+"""Short rule help for ``/citta rules [topic]`` (the full rules are in shared/rules.md)."""
+
+from __future__ import annotations
+
+TOPICS: dict[str, str] = {
+    "overview": (
+        "**La Città** — 6 years. Grow your cities: citizens score 1 point each, and each city with a "
+        "culture, an education and a health building scores 3 more. Each year: voice of the people "
+        "(1 card up, 3 down), quarry income, growth, 5 political rounds, the voice is revealed, "
+        "citizens move to the cities that serve them best, then everyone must feed their people."
+    ),
+    "turn": (
+        "**Your turn** (5 a year): play an action card — `gold` (2 gold), `found HEX` (new city, once "
+        "a year) or `build B HEX` (small building, free) — or a face-up politics card (`palace HEX`, "
+        "`master B HEX`, `golden N HEX`, `bread N HEX`, `harvest HEX`, `poll A B`). With no action card "
+        "left you may `pass`. Use `/citta play` — its list shows your legal moves."
+    ),
+    "build": (
+        "**Building**: next to a building of the city, never next to another city. A citizen moves from "
+        "the castle to the new building, so the castle needs 2. Fountains and baths need a lake. "
+        "Limits: 5 citizens, 8 with a market, no limit with a market and a fountain or bath."
+    ),
+    "cards": (
+        "**Politics cards**: Palace/Hospital/Bath 1 gold, Cathedral/University 3, Master Builder 1/2/4 "
+        "(small/medium/large), Golden Times 0/2/5 for 1/2/3 citizens, Bread and Games 0/2/5 for 1/2/3 "
+        "notables on an arch (this year only), Rich Harvest (a farm feeds double this year), Polling the "
+        "People (look at 2 face-down voice cards free, all 3 for 2 gold — sent to you privately)."
+    ),
+    "voice": (
+        "**Voice and relocation**: after the 5 rounds the 3 face-down voice cards are revealed; the "
+        "service with most cards is what the people want (2–2: both, each player picks per city with "
+        "`prefer HEX S`). In turn, each of your cities takes one citizen from every neighbouring "
+        "opposing city (within 3 steps) that has strictly fewer points in that service."
+    ),
+    "feeding": (
+        "**Feeding**: castles and farms produce food from adjacent farmland. Citizens beyond your food "
+        "leave (`starve HEX …` chooses from where) and you lose your first turn next year (5 points "
+        "in year 6). A city keeps one building per citizen beyond the castle: the rest are demolished "
+        "(`demolish HEX …`, from the edge inwards)."
+    ),
+    "scoring": (
+        "**End**: 1 point per citizen, +3 per city with a culture, an education and a health building "
+        "(notables do not count), −5 for hunger in year 6. Ties: most gold, else a shared win."
+    ),
+    "bot": (
+        "**Playing here**: `/citta new` opens a lobby, `/citta play` makes a move (autocomplete lists "
+        "the legal ones — type a hex like `F7` to see moves there), buttons answer quick decisions, "
+        "`/citta status` says who we wait for, `/citta board`, `/citta log`, `/citta score`, "
+        "`/citta secrets` shows your polled cards, `/citta resign`, `/citta abandon`."
+    ),
+}
+
+
+def rules_text(topic: str | None) -> str:
+    """The help for ``topic`` (the overview and the list of topics when none or unknown)."""
+    key = (topic or "overview").strip().lower()
+    body = TOPICS.get(key)
+    if body is None:
+        return f"No help on {topic!r}. Topics: {', '.join(TOPICS)}."
+    more = "" if topic else f"\nMore: `/citta rules` with {', '.join(t for t in TOPICS if t != 'overview')}."
+    return body + more

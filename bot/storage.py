@@ -1,0 +1,384 @@
+"""All SQL of the bot: games, seats, the move log and private notes, in SQLite via aiosqlite.
+
+Every query is parameterised. The schema comes from the numbered files in ``migrations/``,
+applied in order at start-up and remembered in ``schema_version``. One connection is shared
+and every method holds a lock, so a transaction is never interleaved with another query;
+each move is one transaction guarded by a version check (`commit_moves`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+_MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+OPEN = ("lobby", "active")
+
+
+class ChannelBusy(Exception):
+    """The channel already has a lobby or a running game."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One row of ``games``."""
+
+    id: int
+    guild: int | None
+    channel: int
+    host: int
+    status: str
+    setup: str
+    players_wanted: int | None
+    seed: int | None
+    version: int
+    record: dict[str, Any] | None
+    snapshot: dict[str, Any] | None
+    highlight: list[str]
+    created_at: int
+    updated_at: int
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A player in a game (or in a lobby, seated in join order)."""
+
+    seat: int
+    user_id: int
+    name: str
+    resigned: bool = False
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One entry of the move log."""
+
+    number: int
+    seat: int
+    text: str
+    summary: str = ""
+    auto: bool = False
+    created_at: int = 0
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A private event for one seat (shown to that seat only)."""
+
+    seat: int
+    year: int
+    move: int
+    kind: str
+    text: str
+
+
+def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
+    """The migration files, by number; their numbers must run 1, 2, 3 … without gaps."""
+    found = sorted(
+        (int(m.group(1)), p) for p in folder.iterdir() if (m := _MIGRATION_NAME.match(p.name)) is not None
+    )
+    if [n for n, _ in found] != list(range(1, len(found) + 1)):
+        raise RuntimeError(f"Migrations in {folder} must be numbered 0001, 0002, … without gaps.")
+    return found
+
+
+class Storage:
+    """The bot's database. Open with `Storage.open(path)`; close with `close()`."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self.db = db
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Storage:
+        """Open (or create) the database and apply any migration it lacks."""
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        db.row_factory = sqlite3.Row
+        await db.execute("PRAGMA foreign_keys = ON")
+        await db.execute("PRAGMA busy_timeout = 5000")
+        if str(path) != ":memory:":
+            await db.execute("PRAGMA journal_mode = WAL")
+        store = cls(db)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        async with self._lock:
+            await self.db.close()
+
+    # --- schema ---------------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        async with self._lock:
+            return await self._schema_version()
+
+    async def _schema_version(self) -> int:
+        await self.db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        async with self.db.execute("SELECT MAX(version) FROM schema_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row and row[0] is not None else 0
+
+    async def migrate(self, folder: Path = MIGRATIONS) -> int:
+        """Apply the migrations newer than the database, each in its own transaction."""
+        async with self._lock:
+            current = await self._schema_version()
+            for number, path in migration_files(folder):
+                if number <= current:
+                    continue
+                sql = path.read_text(encoding="utf-8")
+                await self.db.executescript(
+                    f"BEGIN;\n{sql}\nINSERT INTO schema_version (version) VALUES ({number});\nCOMMIT;"
+                )
+                current = number
+            return current
+
+    # --- reading --------------------------------------------------------------------
+
+    @staticmethod
+    def _game(row: sqlite3.Row) -> GameRow:
+        return GameRow(
+            id=row["id"], guild=row["guild"], channel=row["channel"], host=row["host"],
+            status=row["status"], setup=row["setup"], players_wanted=row["players_wanted"],
+            seed=row["seed"], version=row["version"],
+            record=json.loads(row["record"]) if row["record"] else None,
+            snapshot=json.loads(row["snapshot"]) if row["snapshot"] else None,
+            highlight=json.loads(row["highlight"]), created_at=row["created_at"],
+            updated_at=row["updated_at"],
+        )  # fmt: skip
+
+    async def _one(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Row | None:
+        async with self.db.execute(sql, params) as cur:
+            row: sqlite3.Row | None = await cur.fetchone()
+            return row
+
+    async def _all(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
+        async with self.db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    async def game(self, game_id: int) -> GameRow | None:
+        async with self._lock:
+            row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
+        return self._game(row) if row else None
+
+    async def open_game(self, channel: int) -> GameRow | None:
+        """The lobby or running game of a channel."""
+        async with self._lock:
+            row = await self._one(
+                "SELECT * FROM games WHERE channel = ? AND status IN (?, ?)", (channel, *OPEN)
+            )
+        return self._game(row) if row else None
+
+    async def latest_game(self, channel: int) -> GameRow | None:
+        """The open game of a channel, else the last one that was played there."""
+        async with self._lock:
+            row = await self._one(
+                "SELECT * FROM games WHERE channel = ? ORDER BY status IN (?, ?) DESC, id DESC LIMIT 1",
+                (channel, *OPEN),
+            )
+        return self._game(row) if row else None
+
+    async def active_games(self) -> list[GameRow]:
+        async with self._lock:
+            rows = await self._all("SELECT * FROM games WHERE status IN (?, ?) ORDER BY id", OPEN)
+        return [self._game(r) for r in rows]
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        async with self._lock:
+            rows = await self._all(
+                "SELECT seat, user_id, name, resigned FROM seats WHERE game = ? ORDER BY seat", (game_id,)
+            )
+        return [SeatRow(r["seat"], r["user_id"], r["name"], bool(r["resigned"])) for r in rows]
+
+    async def moves(self, game_id: int, last: int | None = None) -> list[MoveRow]:
+        """The move log in order (only the ``last`` n moves when given)."""
+        limit = -1 if last is None else last
+        async with self._lock:
+            rows = await self._all(
+                "SELECT * FROM (SELECT * FROM moves WHERE game = ? ORDER BY number DESC LIMIT ?) "
+                "ORDER BY number",
+                (game_id, limit),
+            )
+        return [
+            MoveRow(r["number"], r["seat"], r["text"], r["summary"], bool(r["auto"]), r["created_at"])
+            for r in rows
+        ]
+
+    async def moved_since(self, game_id: int, version: int, seat: int) -> bool:
+        """Whether ``seat`` has made a move after the game was at ``version``."""
+        async with self._lock:
+            row = await self._one(
+                "SELECT 1 FROM moves WHERE game = ? AND number > ? AND seat = ? AND auto = 0 LIMIT 1",
+                (game_id, version, seat),
+            )
+        return row is not None
+
+    async def secrets(self, game_id: int, seat: int, year: int) -> list[Secret]:
+        async with self._lock:
+            rows = await self._all(
+                "SELECT * FROM secrets WHERE game = ? AND seat = ? AND year = ? ORDER BY move, rowid",
+                (game_id, seat, year),
+            )
+        return [Secret(r["seat"], r["year"], r["move"], r["kind"], r["text"]) for r in rows]
+
+    # --- lobby ----------------------------------------------------------------------
+
+    async def create_lobby(
+        self, *, guild: int | None, channel: int, host: int, host_name: str, setup: str,
+        players_wanted: int | None, now: int,
+    ) -> int:  # fmt: skip
+        """A new lobby with its host seated; ChannelBusy when the channel has an open game."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self.db.execute(
+                    "INSERT INTO games (guild, channel, host, status, setup, players_wanted, "
+                    "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (guild, channel, host, setup, players_wanted, now, now),
+                )
+                game_id = cur.lastrowid
+                assert game_id is not None
+                await self.db.execute(
+                    "INSERT INTO seats (game, seat, user_id, name) VALUES (?, 0, ?, ?)",
+                    (game_id, host, host_name),
+                )
+            except sqlite3.IntegrityError:
+                await self.db.execute("ROLLBACK")
+                raise ChannelBusy(channel) from None
+            await self.db.execute("COMMIT")
+            return game_id
+
+    async def join_lobby(self, game_id: int, user_id: int, name: str, limit: int, now: int) -> str:
+        """Seat a user in a lobby: ``joined``, ``already``, ``full`` or ``closed``."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                game = await self._one("SELECT status FROM games WHERE id = ?", (game_id,))
+                if game is None or game["status"] != "lobby":
+                    return "closed"
+                rows = await self._all("SELECT seat, user_id FROM seats WHERE game = ?", (game_id,))
+                if any(r["user_id"] == user_id for r in rows):
+                    return "already"
+                if len(rows) >= limit:
+                    return "full"
+                await self.db.execute(
+                    "INSERT INTO seats (game, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                    (game_id, max((r["seat"] for r in rows), default=-1) + 1, user_id, name),
+                )
+                await self.db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+                return "joined"
+            finally:
+                await self.db.execute("COMMIT")
+
+    async def leave_lobby(self, game_id: int, user_id: int, now: int) -> tuple[str, int | None]:
+        """Unseat a user: ``left``, ``not_in`` or ``closed``, with the (new) host; an empty
+        lobby is abandoned, a leaving host hands over to the next member."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                game = await self._one("SELECT status, host FROM games WHERE id = ?", (game_id,))
+                if game is None or game["status"] != "lobby":
+                    return "closed", None
+                rows = await self._all(
+                    "SELECT user_id, name FROM seats WHERE game = ? ORDER BY seat", (game_id,)
+                )
+                rest = [(r["user_id"], r["name"]) for r in rows if r["user_id"] != user_id]
+                if len(rest) == len(rows):
+                    return "not_in", game["host"]
+                await self.db.execute("DELETE FROM seats WHERE game = ?", (game_id,))
+                await self.db.executemany(
+                    "INSERT INTO seats (game, seat, user_id, name) VALUES (?, ?, ?, ?)",
+                    [(game_id, i, uid, name) for i, (uid, name) in enumerate(rest)],
+                )
+                host = game["host"] if game["host"] != user_id else (rest[0][0] if rest else None)
+                status = "lobby" if rest else "abandoned"
+                await self.db.execute(
+                    "UPDATE games SET host = COALESCE(?, host), status = ?, updated_at = ? WHERE id = ?",
+                    (host, status, now, game_id),
+                )
+                return "left", host
+            finally:
+                await self.db.execute("COMMIT")
+
+    async def start_game(
+        self, game_id: int, *, users: list[int], seed: int, record: dict[str, Any],
+        snapshot: dict[str, Any], highlight: list[str], now: int,
+    ) -> bool:  # fmt: skip
+        """Turn a lobby into a running game; False when it is no longer a lobby or its members
+        are no longer ``users`` (in seat order)."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                rows = await self._all("SELECT user_id FROM seats WHERE game = ? ORDER BY seat", (game_id,))
+                if [r["user_id"] for r in rows] != users:
+                    return False
+                cur = await self.db.execute(
+                    "UPDATE games SET status = 'active', seed = ?, record = ?, snapshot = ?, version = 0, "
+                    "highlight = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                    (seed, json.dumps(record), json.dumps(snapshot), json.dumps(highlight), now, game_id),
+                )
+                return cur.rowcount == 1
+            finally:
+                await self.db.execute("COMMIT")
+
+    async def set_status(
+        self, game_id: int, status: str, *, now: int, only_if: tuple[str, ...] = OPEN
+    ) -> bool:
+        """Change a game's status if it is one of ``only_if``; False otherwise."""
+        marks = ", ".join("?" for _ in only_if)
+        async with self._lock:
+            cur = await self.db.execute(
+                f"UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND status IN ({marks})",
+                (status, now, game_id, *only_if),
+            )
+            return cur.rowcount == 1
+
+    # --- moves ----------------------------------------------------------------------
+
+    async def commit_moves(
+        self, game_id: int, *, based_on: int, moves: list[MoveRow], record: dict[str, Any],
+        snapshot: dict[str, Any], status: str, highlight: list[str], secrets: list[Secret],
+        now: int, resign: int | None = None,
+    ) -> bool:  # fmt: skip
+        """Store moves made on the game at version ``based_on``, all in one transaction.
+
+        Returns False, changing nothing, when the game is no longer at that version (someone
+        else's move was stored first) or is not running.
+        """
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                cur = await self.db.execute(
+                    "UPDATE games SET version = ?, record = ?, snapshot = ?, status = ?, highlight = ?, "
+                    "updated_at = ? WHERE id = ? AND version = ? AND status = 'active'",
+                    (based_on + len(moves), json.dumps(record), json.dumps(snapshot), status,
+                     json.dumps(highlight), now, game_id, based_on),
+                )  # fmt: skip
+                if cur.rowcount != 1:
+                    await self.db.execute("ROLLBACK")
+                    return False
+                await self.db.executemany(
+                    "INSERT INTO moves (game, number, seat, text, summary, auto, created_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(game_id, m.number, m.seat, m.text, m.summary, int(m.auto), now) for m in moves],
+                )
+                await self.db.executemany(
+                    "INSERT INTO secrets (game, seat, year, move, kind, text) VALUES (?, ?, ?, ?, ?, ?)",
+                    [(game_id, s.seat, s.year, s.move, s.kind, s.text) for s in secrets],
+                )
+                if resign is not None:
+                    await self.db.execute(
+                        "UPDATE seats SET resigned = 1 WHERE game = ? AND seat = ?", (game_id, resign)
+                    )
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+            return True

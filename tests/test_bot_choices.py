@@ -1,0 +1,60 @@
+"""Autocomplete for /citta play: legal moves only, filtered by the text, ranked, at most 25."""
+
+from __future__ import annotations
+
+from bot.choices import MAX_CHOICES, choices_for, rank_moves
+from engine import Game
+from engine.board import BOARD
+
+
+def _game() -> tuple[Game, int]:
+    g = Game.new(["Ann", "Bob", "Cid", "Dea"], seed=3)
+    return g, g.pending_seats()[0]
+
+
+def test_empty_text_shows_every_kind_of_move_within_25() -> None:
+    g, seat = _game()
+    legal = g.legal_moves(seat)
+    shown = rank_moves(g, seat, "")
+    assert len(legal) > MAX_CHOICES and len(shown) == MAX_CHOICES
+    assert {(a.verb, a.building) for a in legal} <= {(a.verb, a.building) for a in shown}
+    assert shown == [a for a in legal if a in shown], "canonical order is kept"
+
+
+def test_typing_narrows_to_moves_starting_with_the_text() -> None:
+    g, seat = _game()
+    shown = rank_moves(g, seat, "build sch")
+    assert shown and all(str(a).startswith("build school") for a in shown)
+
+
+def test_a_hex_typed_alone_lists_the_moves_on_that_hex() -> None:
+    g, seat = _game()
+    hexes = [a.hex for a in g.legal_moves(seat) if a.verb == "build"]
+    target = hexes[0]
+    assert target is not None
+    shown = rank_moves(g, seat, target.lower())
+    assert shown and all(a.hex == target for a in shown)
+    assert {a.building for a in shown} >= {"farm", "school"}
+
+
+def test_words_in_any_order_match_the_move_and_its_description() -> None:
+    g, seat = _game()
+    target = next(a for a in g.legal_moves(seat) if a.verb == "build" and a.building == "school")
+    shown = rank_moves(g, seat, f"{target.hex} school")
+    assert shown[0] == target
+    city = g.view(None).players[seat].cities[0].name
+    assert rank_moves(g, seat, city.lower()), "the city name (from the description) matches"
+
+
+def test_choices_carry_the_description_as_name_and_the_move_as_value() -> None:
+    g, seat = _game()
+    shown = choices_for(g, seat, "gold")
+    assert shown[0].value == "gold" and shown[0].name.startswith("gold — ")
+    assert all("gold" in c.name and len(c.name) <= 100 for c in shown)
+
+
+def test_nothing_is_offered_to_a_seat_that_is_not_asked() -> None:
+    g, _ = _game()
+    other = next(s for s in range(4) if s not in g.pending_seats())
+    assert choices_for(g, other, "") == []
+    assert not BOARD.is_hex("gold")

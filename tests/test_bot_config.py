@@ -1,0 +1,77 @@
+"""Settings, the missing-token exit, and the token never reaching the log."""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import REDACTED, ConfigError, load_settings, setup_logging
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_missing_token_prints_one_line_and_exits_with_code_2(tmp_path: Path) -> None:
+    env = {"PYTHONPATH": str(ROOT), "SYSTEMROOT": os.environ.get("SYSTEMROOT", "")}
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0]
+
+
+def test_settings_come_from_the_environment_over_the_env_file(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text('# local\nDISCORD_TOKEN="file-token"\nCITTA_DB=/data/x.db\nCITTA_DEV_GUILD=12\n')
+    s = load_settings({"CITTA_DEV_GUILD": "34", "CITTA_LOG_LEVEL": "debug"}, env_file)
+    assert (s.token, str(s.db_path), s.dev_guild, s.log_level) == ("file-token", "/data/x.db", 34, "DEBUG")
+    assert "file-token" not in repr(s)
+
+
+def test_defaults_when_only_the_token_is_set() -> None:
+    s = load_settings({"DISCORD_TOKEN": "t"}, env_file=None)
+    assert (str(s.db_path), s.dev_guild, s.log_level) == ("citta.db", None, "INFO")
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({}, "DISCORD_TOKEN"),
+        ({"DISCORD_TOKEN": "t", "CITTA_DEV_GUILD": "abc"}, "CITTA_DEV_GUILD"),
+        ({"DISCORD_TOKEN": "t", "CITTA_LOG_LEVEL": "chatty"}, "CITTA_LOG_LEVEL"),
+    ],
+)
+def test_wrong_settings_say_what_to_set(env: dict[str, str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_settings(env, env_file=None)
+
+
+def test_the_token_is_redacted_from_log_messages_and_tracebacks() -> None:
+    token = "MTIz.secret-token.XYZ"
+    stream = io.StringIO()
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    try:
+        setup_logging("DEBUG", token, stream=stream)
+        log = logging.getLogger("bot.test")
+        log.info("connecting with %s", token)
+        log.debug(f"header Authorization: Bot {token}")
+        try:
+            raise RuntimeError(f"bad token {token}")
+        except RuntimeError:
+            log.exception("login failed")
+    finally:
+        root.handlers, _ = saved
+        root.setLevel(saved[1])
+    text = stream.getvalue()
+    assert token not in text
+    assert f"connecting with {REDACTED}" in text
+    assert f"Authorization: Bot {REDACTED}" in text
+    assert f"RuntimeError: bad token {REDACTED}" in text

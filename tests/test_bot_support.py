@@ -1,0 +1,123 @@
+"""Helpers for the bot's service-layer tests: a fake renderer, players, and a game driver.
+
+(No tests here; the name keeps the file with the bot's tests.)
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.results import Message, Outcome, User, parse_custom_id
+from bot.service import CittaService
+from engine import Game, View
+
+CHANNEL = 1000
+GUILD = 1
+SEED = 0x5EED_1234_5678_9ABC  # recognisable: must never show up in a message or a log
+PNG = b"\x89PNG fake board"
+PLAYERS = [User(101, "Ann"), User(102, "Bob"), User(103, "Cid"), User(104, "Dea"), User(105, "Eli")]
+OUTSIDER = User(999, "Zed")
+PRIVATE_PATTERNS = (re.compile(r"card \d is"), re.compile(r"You polled"), re.compile(r"You drew"))
+
+
+class FakeRenderer:
+    """Records the views it is asked to draw; refuses anything but the spectator view."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[View, list[str]]] = []
+        self.threads: set[int] = set()
+
+    def __call__(self, view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes:
+        assert view.viewer is None, "the channel board must be the spectator view"
+        assert all(p is None for p in view.peek), "no polled card may be drawn on the board"
+        self.calls.append((view, list(highlight or [])))
+        self.threads.add(threading.get_ident())
+        return PNG
+
+
+async def open_service(path: Path, renderer: FakeRenderer | None = None, seed: int = SEED) -> CittaService:
+    return await CittaService.open(path, renderer=renderer or FakeRenderer(), seeds=lambda: seed)
+
+
+async def start_game(svc: CittaService, n: int, setup: str = "beginner", channel: int = CHANNEL) -> Outcome:
+    """Open a lobby with ``n`` of `PLAYERS`, all joined, and start it; the start outcome."""
+    host = PLAYERS[0]
+    await svc.new_game(host, channel=channel, guild=GUILD, setup=setup)
+    row = await svc.storage.open_game(channel)
+    assert row is not None
+    for user in PLAYERS[1:n]:
+        await svc.join(row.id, user)
+    return await svc.start(row.id, host)
+
+
+async def current(svc: CittaService, channel: int = CHANNEL) -> Game:
+    row = await svc.storage.latest_game(channel)
+    assert row is not None and row.snapshot is not None and row.record is not None
+    return Game.restore(row.snapshot, row.record)
+
+
+@dataclass
+class Transcript:
+    """Everything the bot said in public, and everything it said privately."""
+
+    public: list[str] = field(default_factory=list)
+    private: list[str] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+    buttons_used: int = 0
+    confirmations: int = 0
+
+    def add_public(self, msg: Message | None) -> None:
+        if msg is not None:
+            assert not msg.ephemeral
+            self.public.append(msg.text)
+            self.public.extend(b.label for b in msg.buttons)
+
+    def add(self, outcome: Outcome) -> None:
+        self.outcomes.append(outcome)
+        self.private.append(outcome.reply.text)
+        self.private.extend(dm.text for dm in outcome.dms)
+        self.add_public(outcome.announcement_for({dm.user_id for dm in outcome.dms}))
+
+
+async def play_one(svc: CittaService, rnd: random.Random, log: Transcript, channel: int = CHANNEL) -> bool:
+    """One move by a pending player: a random decision button or a random legal move typed."""
+    row = await svc.storage.open_game(channel)
+    if row is None:
+        return False
+    game = await current(svc, channel)
+    seat = rnd.choice(game.pending_seats())
+    user = PLAYERS[seat]
+    last = log.outcomes[-1].announcement if log.outcomes else None
+    mine = [
+        r for b in (last.buttons if last else ()) if (r := parse_custom_id(b.custom_id)) and r.seat == seat
+    ]
+    if mine and rnd.random() < 0.5:
+        ref = rnd.choice(mine)
+        outcome = await svc.play(
+            user.id, ref.move or "", game_id=ref.game, based_on=ref.version, seat=ref.seat
+        )
+        log.buttons_used += 1
+    else:
+        move = rnd.choice(game.legal_moves(seat))
+        outcome = await svc.play(user.id, str(move), channel=channel)
+    if outcome.announcement is None:  # a warning first: confirm with its button
+        ref = parse_custom_id(outcome.reply.buttons[0].custom_id)
+        assert ref is not None and ref.move is not None
+        log.private.append(outcome.reply.text)
+        outcome = await svc.play(user.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat,
+                                 confirmed=True)  # fmt: skip
+        log.confirmations += 1
+    log.add(outcome)
+    return True
+
+
+async def answer_all(svc: CittaService, rnd: random.Random, log: Transcript, limit: int) -> int:
+    """Play up to ``limit`` moves (fewer if the game ends); the number played."""
+    for k in range(limit):
+        if not await play_one(svc, rnd, log):
+            return k
+    return limit
