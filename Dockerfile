@@ -21,8 +21,6 @@ RUN pip install . \
     && chown citta:citta /data
 
 # Run as a non-root user, from the volume: the database (and a relative CITTA_DB) lives there.
-# PYTHONPATH points at the source so that bot/migrations/*.sql are found next to the code.
-ENV PYTHONPATH=/app
 USER citta
 WORKDIR /data
 VOLUME ["/data"]
