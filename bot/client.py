@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from .errors import CittaError
 from .results import Message
 from .service import CittaService, Renderer, default_renderer
-from .ui import CittaButton, reply
+from .ui import CittaButton, reply, send_post
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.cogs.game",)
@@ -29,7 +31,8 @@ def intents() -> discord.Intents:
 
 class CittaBot(commands.Bot):
     """The La Città bot. ``setup_hook`` opens the database, loads the cogs, registers the
-    buttons and syncs the slash commands (to ``dev_guild`` at once when given)."""
+    buttons, starts the clock (deadlines and reminders, every ``tick_seconds``) and syncs the
+    slash commands (to ``dev_guild`` at once when given)."""
 
     def __init__(
         self,
@@ -38,6 +41,8 @@ class CittaBot(commands.Bot):
         dev_guild: int | None = None,
         renderer: Renderer | None = default_renderer,
         sync_commands: bool = True,
+        tick_seconds: float = 60.0,
+        clock: Callable[[], float] = time.time,
         **options: Any,
     ) -> None:
         options.setdefault("intents", intents())
@@ -47,7 +52,10 @@ class CittaBot(commands.Bot):
         self.dev_guild = dev_guild
         self.renderer = renderer
         self.sync_commands = sync_commands
+        self.clock = clock
         self._service: CittaService | None = None
+        self.clock_loop = tasks.loop(seconds=tick_seconds)(self.tick)
+        self.clock_loop.before_loop(self._before_tick)
 
     @property
     def service(self) -> CittaService:
@@ -56,11 +64,12 @@ class CittaBot(commands.Bot):
         return self._service
 
     async def setup_hook(self) -> None:
-        self._service = await CittaService.open(self.db_path, renderer=self.renderer)
+        self._service = await CittaService.open(self.db_path, renderer=self.renderer, clock=self.clock)
         self.tree.error(self.on_app_command_error)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         self.add_dynamic_items(CittaButton)
+        self.clock_loop.start()
         if self.sync_commands:
             if self.dev_guild is not None:
                 guild = discord.Object(id=self.dev_guild)
@@ -69,6 +78,19 @@ class CittaBot(commands.Bot):
             else:
                 synced = await self.tree.sync()
             log.info("Synced %d command(s)%s", len(synced), " to the dev guild" if self.dev_guild else "")
+
+    async def _before_tick(self) -> None:
+        await self.wait_until_ready()
+
+    async def tick(self) -> None:
+        """One turn of the clock: the service decides and stores, then we post (never raises)."""
+        try:
+            posts = await self.service.tick()
+        except Exception:
+            log.exception("The clock tick failed")
+            return
+        for post in posts:
+            await send_post(self, post)
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (id %s) in %d server(s)", self.user, getattr(self.user, "id", "?"),
@@ -95,6 +117,7 @@ class CittaBot(commands.Bot):
             log.warning("Could not send the error reply", exc_info=True)
 
     async def close(self) -> None:
+        self.clock_loop.cancel()
         await super().close()
         if self._service is not None:
             await self._service.close()

@@ -7,18 +7,16 @@ starts by itself when it is full; otherwise the host presses Start (2–5 player
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import replace
 
 from engine import Game
 
 from . import summary
+from .commit import CommitMixin
+from .computer import levels
 from .errors import LobbyError, NoGame, NotAllowed
 from .results import Button, Message, Outcome, User, custom_id
-from .storage import ChannelBusy, GameRow, SeatRow, Storage
-
-if TYPE_CHECKING:
-    from engine import View
+from .storage import ChannelBusy, GameRow, SeatRow
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 NAME_LIMIT = 32
@@ -41,17 +39,13 @@ def unique_names(names: list[str]) -> list[str]:
     return out
 
 
-class LobbyMixin:
-    """The lobby half of `CittaService` (it supplies the attributes declared here)."""
+def who(seat: SeatRow) -> str:
+    """A seat as the channel sees it: a mention, or a computer player's name and level."""
+    return f"🤖 {seat.name} ({seat.ai_level})" if seat.computer else f"<@{seat.user_id}>"
 
-    storage: Storage
-    seeds: Callable[[], int]
 
-    def now(self) -> int:
-        raise NotImplementedError
-
-    async def render(self, view: View, highlight: list[str]) -> bytes | None:
-        raise NotImplementedError
+class LobbyMixin(CommitMixin):
+    """The lobby part of `CittaService`."""
 
     async def new_game(
         self, user: User, *, channel: int, guild: int | None = None, setup: str = "beginner",
@@ -83,14 +77,14 @@ class LobbyMixin:
         wanted = (
             f"{row.players_wanted} players" if row.players_wanted else f"{MIN_PLAYERS}–{MAX_PLAYERS} players"
         )
-        listing = "\n".join(f"{s.seat + 1}. <@{s.user_id}>" + (" (host)" if s.user_id == row.host else "")
+        listing = "\n".join(f"{s.seat + 1}. {who(s)}" + (" (host)" if s.user_id == row.host else "")
                             for s in seats)  # fmt: skip
         if row.status != "lobby":
             state = "closed" if row.status == "abandoned" else "started"
             return Message(f"**La Città** game {row.id} — {state}.\n{listing}")
         text = (
             f"**La Città** — new game ({row.setup} setup, {wanted}). Press **Join** to play; "
-            f"the host presses **Start**.\n{listing}"
+            f"the host presses **Start** (`/citta add-ai` adds a computer player).\n{listing}"
         )
         buttons = (
             Button("Join", custom_id(game_id, 0, None, "join"), "success"),
@@ -133,6 +127,28 @@ class LobbyMixin:
             raise LobbyError("This lobby is closed: the game has started or was abandoned.")
         return Outcome(reply=await self.lobby_message(game_id), game=game_id)
 
+    async def add_ai(self, user: User, *, channel: int, level: str = "basic") -> Outcome:
+        """The host fills a lobby seat with a computer player; the reply is the lobby message."""
+        row = await self.storage.open_game(channel)
+        if row is None or row.status != "lobby":
+            raise LobbyError("Computer players join a lobby: open one with `/citta new` first.")
+        if user.id != row.host:
+            raise NotAllowed("Only the host can add a computer player.")
+        if level not in levels():
+            raise LobbyError(f"The computer levels are {', '.join(levels()) or '(none installed)'}.")
+        seats = await self.storage.seats(row.id)
+        k = 1 + sum(1 for s in seats if s.computer)
+        limit = row.players_wanted or MAX_PLAYERS
+        result = await self.storage.join_lobby(row.id, -k, f"Computer {k}", limit, self.now(), ai_level=level)
+        if result == "full":
+            raise LobbyError(f"The game is full ({limit} players).")
+        if result != "joined":
+            raise LobbyError("This lobby is closed: the game has started or was abandoned.")
+        seats = await self.storage.seats(row.id)
+        if row.players_wanted and len(seats) >= row.players_wanted:
+            return await self._start(row, seats)
+        return Outcome(reply=await self.lobby_message(row.id), game=row.id)
+
     async def start(self, game_id: int, user: User) -> Outcome:
         """The host starts the game: seats are fixed, a secret seed drawn, the first move asked."""
         row = await self._lobby_row(game_id)
@@ -150,19 +166,25 @@ class LobbyMixin:
         lit = summary.highlight(game.setup_events)
         ok = await self.storage.start_game(
             row.id, users=[s.user_id for s in seats], seed=seed, record=game.record().model_dump(mode="json"),
-            snapshot=game.snapshot(), highlight=lit, now=self.now(),
+            snapshot=game.snapshot(), highlight=lit, now=self.now(), clocks=self._clocks(row, game, seats),
         )  # fmt: skip
         if not ok:
             raise LobbyError("The lobby changed at that moment; look at it again and press Start.")
-        users = {s.seat: s.user_id for s in seats}
-        order = ", ".join(f"<@{s.user_id}> as {n}" for s, n in zip(seats, names, strict=True))
-        nxt, pinged = summary.next_line(game, users)
+        humans = [s.user_id for s in seats if not s.computer]
+        order = ", ".join(f"{who(s)} as {n}" for s, n in zip(seats, names, strict=True))
         text = f"**La Città** game {row.id} begins ({row.setup} setup): {order}.\n"
-        text += summary.summary_line(game.setup_events) + "\n" + nxt
-        announcement = Message(
-            text,
-            image=await self.render(game.view(None), lit),
-            mentions=tuple(dict.fromkeys([*pinged, *users.values()])),
-            buttons=summary.decision_buttons(game, row.id, 0, dict(enumerate(names))),
+        text += summary.summary_line(game.setup_events)
+        started = await self.storage.game(row.id)
+        assert started is not None
+        made = await self._bot_moves(game, seats, started)
+        outcome = await self._commit(started, game, seats, made, actor=None, lead=text) if made else None
+        if outcome is not None and outcome.announcement is not None:
+            announcement = outcome.announcement
+        else:
+            announcement = await self._announce(row.id, 0, game, seats, text, lit)
+        mentions = tuple(dict.fromkeys([*announcement.mentions, *humans]))
+        return Outcome(
+            reply=await self.lobby_message(row.id),
+            announcement=replace(announcement, mentions=mentions),
+            game=row.id,
         )
-        return Outcome(reply=await self.lobby_message(row.id), announcement=announcement, game=row.id)

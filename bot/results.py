@@ -91,6 +91,7 @@ class Message:
 
     text: str
     image: bytes | None = None
+    """An attached file: the board PNG, or another file named by ``filename``."""
     filename: str = "board.png"
     mentions: tuple[int, ...] = ()
     """User ids this message may ping (all other mentions are suppressed)."""
@@ -144,3 +145,36 @@ class Outcome:
         buttons = msg.buttons + ((self.peek_button,) if self.peek_button else ())
         return replace(msg, text=text, mentions=tuple(dict.fromkeys((*msg.mentions, *sorted(failed)))),
                        buttons=buttons)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Post:
+    """Something the bot says on its own (no interaction to answer): in a channel and by DM.
+
+    Either ``outcome`` (a change to the game, posted like a move) or ``message`` with ``dms``;
+    a user whose DM fails is mentioned in the channel with ``fallback`` instead.
+    """
+
+    channel: int
+    message: Message | None = None
+    dms: tuple[DirectMessage, ...] = ()
+    fallback: str = ""
+    outcome: Outcome | None = None
+
+    @property
+    def direct(self) -> tuple[DirectMessage, ...]:
+        """The DMs to try first."""
+        return self.outcome.dms if self.outcome is not None else self.dms
+
+    def message_for(self, failed: set[int] | frozenset[int] = frozenset()) -> Message | None:
+        """The channel message once the DMs were tried (``failed``: users not reached)."""
+        if self.outcome is not None:
+            return self.outcome.announcement_for(failed)
+        if not failed:
+            return self.message
+        who = " ".join(f"<@{u}>" for u in sorted(failed))
+        extra = f"{who} {self.fallback}".strip()
+        if self.message is None:
+            return Message(extra, mentions=tuple(sorted(failed)))
+        return replace(self.message, text=f"{self.message.text}\n{extra}",
+                       mentions=tuple(dict.fromkeys((*self.message.mentions, *sorted(failed)))))  # fmt: skip

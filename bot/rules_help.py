@@ -48,6 +48,15 @@ TOPICS: dict[str, str] = {
         "`/citta status` says who we wait for, `/citta board`, `/citta log`, `/citta score`, "
         "`/citta secrets` shows your polled cards, `/citta resign`, `/citta abandon`."
     ),
+    "async": (
+        "**Playing over days**: each move has a deadline (`/citta settings`, host: deadline, reminders, "
+        "what happens at the deadline — wait, a computer decides, or the least harmful move — and when the "
+        "board is posted). `/citta me quiet 22-08 UTC+1` sets your quiet hours (no reminders), "
+        "`/citta me reminders dm` reminds you by DM. `/citta vacation 3` pauses your clock; `/citta undo` "
+        "takes back your last move (not after a card or the voice was revealed); `/citta recap` tells you "
+        "what happened since your move; `/citta export` gives the record; `/citta replace @old @new` (host) "
+        "hands over a seat; `/citta add-ai` adds a computer player to a lobby."
+    ),
 }
 
 

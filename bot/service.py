@@ -8,119 +8,44 @@ announced; the board is rendered off the event loop by an injected renderer.
 
 from __future__ import annotations
 
-import asyncio
-import importlib
-import logging
-import secrets as _secrets
-import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Protocol, cast
+from dataclasses import replace
 
-from engine import Action, Event, Game, IllegalMove, View
+from engine import Action, Game, IllegalMove
 from engine.cities import city_at, room
 
-from . import summary
+from . import clock, summary
+from .absence import AbsenceMixin
+from .base import ATTEMPTS, Renderer, ServiceBase, default_renderer, log
 from .choices import choices_for
-from .errors import AlreadyMade, MoveRefused, NoGame, NotAllowed, NotSeated
+from .commit import CommitMixin, Made, stage
+from .errors import AlreadyMade, MoveRefused, NoGame, NotAllowed
 from .lobby import LobbyMixin
-from .results import Button, Choice, DirectMessage, Message, Outcome, User, custom_id
+from .recap import RecapMixin
+from .reminders import TickMixin
+from .results import Button, Choice, Message, Outcome, User, custom_id
+from .rows import GameRow, SeatRow
 from .rules_help import rules_text
-from .storage import GameRow, MoveRow, SeatRow, Secret, Storage
+from .settings import SettingsMixin
+from .undo import UndoMixin
 
-log = logging.getLogger(__name__)
-ATTEMPTS = 3
-
-
-class Renderer(Protocol):
-    def __call__(self, view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes: ...
+__all__ = ["CittaService", "Renderer", "ServiceBase", "default_renderer"]
 
 
-def default_renderer(view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes:
-    """`render.render_board`, imported on first use."""
-    render_board = cast(Renderer, importlib.import_module("render").render_board)
-    return render_board(view, highlight=highlight, width=width)
+def _tag(seat: SeatRow, now: int) -> str:
+    """What is special about a seat: resigned, a computer, away, on vacation."""
+    if seat.resigned:
+        return " (resigned)"
+    if seat.computer:
+        return f" (computer, {seat.ai_level})"
+    if seat.away:
+        return " (away: the bot plays for them)"
+    return " (on vacation)" if clock.on_vacation(seat, now) else ""
 
 
-@dataclass
-class _Made:
-    seat: int
-    action: Action
-    events: list[Event]
-    auto: bool = False
-
-
-class CittaService(LobbyMixin):
-    """Games in channels: lobbies, moves, questions. One instance per bot (or per test)."""
-
-    def __init__(
-        self,
-        storage: Storage,
-        *,
-        renderer: Renderer | None = default_renderer,
-        clock: Callable[[], float] = time.time,
-        seeds: Callable[[], int] = lambda: _secrets.randbits(63),
-    ) -> None:
-        self.storage = storage
-        self.renderer = renderer
-        self.clock = clock
-        self.seeds = seeds
-
-    @classmethod
-    async def open(cls, path: str | Path, **kw: object) -> CittaService:
-        """Open the database at ``path`` (migrating it) and make a service on it."""
-        return cls(await Storage.open(path), **kw)  # type: ignore[arg-type]
-
-    async def close(self) -> None:
-        await self.storage.close()
-
-    def now(self) -> int:
-        return int(self.clock())
-
-    # --- shared helpers -------------------------------------------------------------
-
-    async def _game_row(self, channel: int | None, game_id: int | None, *, active: bool = True) -> GameRow:
-        if game_id is not None:
-            row = await self.storage.game(game_id)
-        elif active:
-            row = await self.storage.open_game(channel or 0)
-        else:
-            row = await self.storage.latest_game(channel or 0)
-        if row is None:
-            raise NoGame("There is no game in this channel. Start one with `/citta new`.")
-        if active and row.status != "active":
-            raise NoGame(
-                {
-                    "lobby": "The game has not started yet: join it in the lobby, the host starts it.",
-                    "over": "That game is over. `/citta score` shows the result.",
-                    "abandoned": "That game was abandoned.",
-                }.get(row.status, "That game is not running.")
-            )
-        return row
-
-    @staticmethod
-    def _restore(row: GameRow) -> Game:
-        assert row.snapshot is not None and row.record is not None
-        return Game.restore(row.snapshot, row.record)
-
-    async def _seat_of(self, row: GameRow, user_id: int) -> tuple[SeatRow, list[SeatRow]]:
-        seats = await self.storage.seats(row.id)
-        mine = next((s for s in seats if s.user_id == user_id), None)
-        if mine is None:
-            players = ", ".join(s.name for s in seats)
-            raise NotSeated(f"You are not playing in this game (the players are {players}).")
-        return mine, seats
-
-    async def render(self, view: View, highlight: list[str]) -> bytes | None:
-        """The board PNG, rendered in a worker thread; None (and a log line) if it fails."""
-        if self.renderer is None:
-            return None
-        try:
-            return await asyncio.to_thread(self.renderer, view, highlight=highlight)
-        except Exception:
-            log.exception("Rendering the board failed; posting without the image")
-            return None
+class CittaService(
+    LobbyMixin, SettingsMixin, AbsenceMixin, TickMixin, UndoMixin, RecapMixin, CommitMixin, ServiceBase
+):
+    """Games in channels: lobbies, moves, questions, clocks. One instance per bot (or per test)."""
 
     # --- playing --------------------------------------------------------------------
 
@@ -141,14 +66,25 @@ class CittaService(LobbyMixin):
         moved since, the move was already made. A move that loses the race against another
         move is checked again on the new position.
         """
+        first = await self._game_row(channel, game_id)
+        async with self.game_lock(first.id):
+            return await self._play(user_id, text, first.id, based_on, seat, confirmed)
+
+    async def _play(
+        self, user_id: int, text: str, game_id: int, based_on: int | None, seat: int | None, confirmed: bool
+    ) -> Outcome:
         for _ in range(ATTEMPTS):
-            row = await self._game_row(channel, game_id)
+            row = await self._game_row(None, game_id)
             me, seats = await self._seat_of(row, user_id)
             if seat is not None and me.seat != seat:
                 owner = next((s.name for s in seats if s.seat == seat), "another player")
                 raise NotAllowed(f"This button is for {owner}.")
             if me.resigned:
                 raise NotAllowed("You have resigned from this game.")
+            if me.away:
+                await self.storage.come_back(row.id, me.seat)
+                me = replace(me, away=False)
+                seats = [me if s.seat == me.seat else s for s in seats]
             if based_on is None:
                 based_on = row.version
             elif based_on > row.version:
@@ -164,9 +100,10 @@ class CittaService(LobbyMixin):
                 cid = custom_id(row.id, row.version, me.seat, move=str(action))
                 button = Button(f"Play {action} anyway", cid, "danger")
                 return Outcome(reply=Message(warning, ephemeral=True, buttons=(button,)), game=row.id)
-            made = [_Made(me.seat, action, game.play(me.seat, action))]
-            made += self._auto_moves(game, seats)
-            outcome = await self._commit(row, game, seats, made, actor=me)
+            before = stage(game)
+            made = [Made(me.seat, action, game.play(me.seat, action))]
+            made += await self._bot_moves(game, seats, row)
+            outcome = await self._commit(row, game, seats, made, actor=me, before=before)
             if outcome is not None:
                 log.info("game %s: seat %s played %s", row.id, me.seat, action)
                 return outcome
@@ -188,73 +125,6 @@ class CittaService(LobbyMixin):
             f"{action.n}. Press the button to play `{action}` anyway, or choose another move."
         )
 
-    @staticmethod
-    def _auto_moves(game: Game, seats: list[SeatRow], resigning: int | None = None) -> list[_Made]:
-        """Default moves for resigned seats until a playing seat must decide."""
-        gone = {s.seat for s in seats if s.resigned} | ({resigning} if resigning is not None else set())
-        made: list[_Made] = []
-        while not game.is_over and (todo := [s for s in game.pending_seats() if s in gone]):
-            move = game.default_move(todo[0])
-            assert move is not None
-            made.append(_Made(todo[0], move, game.play(todo[0], move), auto=True))
-        return made
-
-    async def _commit(
-        self, row: GameRow, game: Game, seats: list[SeatRow], made: list[_Made], *, actor: SeatRow,
-        resign: int | None = None, lead: str = "",
-    ) -> Outcome | None:  # fmt: skip
-        """Store the moves; None when another move got in first. Then build the announcement."""
-        year = game.view(None).year
-        rows, notes = [], []
-        for k, m in enumerate(made, start=row.version + 1):
-            rows.append(MoveRow(k, m.seat, str(m.action), summary.summary_line(m.events), m.auto))
-            notes += [
-                Secret(e.private_to, year, k, e.kind, e.text) for e in m.events if e.private_to is not None
-            ]
-        events = [e for m in made for e in m.events]
-        lit = summary.highlight(events)
-        status = "over" if game.is_over else "active"
-        ok = await self.storage.commit_moves(
-            row.id, based_on=row.version, moves=rows, record=game.record().model_dump(mode="json"),
-            snapshot=game.snapshot(), status=status, highlight=lit, secrets=notes, now=self.now(),
-            resign=resign,
-        )  # fmt: skip
-        if not ok:
-            return None
-        version = row.version + len(made)
-        users = {s.seat: s.user_id for s in seats}
-        names = {s.seat: s.name for s in seats}
-        lines = [lead] if lead else []
-        for m in made:
-            by = f" (for {names[m.seat]}, who resigned)" if m.auto else ""
-            lines.append(f"`{m.action}`{by} — {summary.summary_line(m.events)}")
-        body = "\n".join(lines)
-        if len(body) > summary.SUMMARY_LIMIT + 200:  # keep room for the mentions and a DM note
-            body = body[: summary.SUMMARY_LIMIT + 199].rstrip() + "…"
-        nxt, pinged = summary.next_line(game, users)
-        announcement = Message(
-            f"{body}\n{nxt}" if nxt else body,
-            image=await self.render(game.view(None), lit),
-            mentions=pinged,
-            buttons=summary.decision_buttons(game, row.id, version, names),
-        )
-        mine = [e.text for m in made if m.seat == actor.seat for e in m.events if e.private_to == actor.seat]
-        done = "You resigned." if resign is not None else f"You played `{made[0].action}`."
-        reply = "\n".join([done, *mine])
-        dms = tuple(
-            DirectMessage(users[e.private_to], f"La Città (game {row.id}): {e.text}")
-            for m in made
-            for e in m.events
-            if e.private_to is not None and e.kind == "peek"
-        )
-        return Outcome(
-            reply=Message(reply, ephemeral=True),
-            announcement=announcement,
-            dms=dms,
-            game=row.id,
-            peek_button=Button("Show my peek", custom_id(row.id, 0, None, "peek"), "primary"),
-        )
-
     async def choices(self, channel: int, user_id: int, typed: str) -> list[Choice]:
         """Autocomplete for ``/citta play``: the user's legal moves fitting ``typed`` (max 25)."""
         row = await self.storage.open_game(channel)
@@ -272,7 +142,7 @@ class CittaService(LobbyMixin):
         """Year, phase, round, who we wait for and since when."""
         row = await self._game_row(channel, None, active=False)
         seats = await self.storage.seats(row.id)
-        listing = ", ".join(s.name + (" (resigned)" if s.resigned else "") for s in seats)
+        listing = ", ".join(s.name + _tag(s, self.now()) for s in seats)
         if row.status == "lobby":
             return Message(f"Lobby ({row.setup} setup): {listing}. The host starts the game.", ephemeral=True)
         game = self._restore(row)
@@ -281,7 +151,13 @@ class CittaService(LobbyMixin):
         if game.is_over:
             return Message(f"{head}\n{summary.standings(game.view(None))}", ephemeral=True)
         nxt, _ = summary.next_line(game, users)
-        return Message(f"{head}\n{nxt[:-1]} — waiting since <t:{row.updated_at}:R>.", ephemeral=True)
+        ends = [
+            f"{seats[c.seat].name} <t:{end}:R>"
+            for c in await self.storage.clocks(row.id)
+            if (end := clock.deadline(c, row.settings)) is not None
+        ]
+        due = f"\nTime is up for {', '.join(ends)}." if ends else ""
+        return Message(f"{head}\n{nxt[:-1]} — waiting since <t:{row.updated_at}:R>.{due}", ephemeral=True)
 
     async def board(self, channel: int) -> Message:
         """The current board (spectator view) with the last move highlighted."""
@@ -336,18 +212,26 @@ class CittaService(LobbyMixin):
             left = await self.leave(row.id, User(user_id, ""))
             return Outcome(Message("You left the lobby.", ephemeral=True), left.reply, game=row.id)
         row = await self._game_row(channel, None)
+        async with self.game_lock(row.id):
+            return await self._resign(row, user_id, channel)
+
+    async def _resign(self, row: GameRow, user_id: int, channel: int) -> Outcome:
         for _ in range(ATTEMPTS):
             me, seats = await self._seat_of(row, user_id)
             if me.resigned:
                 raise NotAllowed("You have already resigned.")
             game = self._restore(row)
-            made = self._auto_moves(game, seats, resigning=me.seat)
+            seats = [replace(s, resigned=True) if s.seat == me.seat else s for s in seats]
             lead = f"**{me.name}** resigns; the bot makes their moves from now on."
-            if all(s.resigned or s.seat == me.seat for s in seats):
+            if all(s.resigned or s.computer for s in seats):
                 await self.storage.set_status(row.id, "abandoned", now=self.now())
                 over = Message(f"{lead} Every player has resigned: the game is abandoned.")
                 return Outcome(Message("You resigned.", ephemeral=True), over, game=row.id)
-            outcome = await self._commit(row, game, seats, made, actor=me, resign=me.seat, lead=lead)
+            before = stage(game)
+            made = await self._bot_moves(game, seats, row)
+            outcome = await self._commit(
+                row, game, seats, made, actor=me, before=before, resign=me.seat, lead=lead
+            )
             if outcome is not None:
                 return outcome
             row = await self._game_row(channel, None)

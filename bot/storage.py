@@ -1,4 +1,5 @@
-"""All SQL of the bot: games, seats, the move log and private notes, in SQLite via aiosqlite.
+"""All SQL of the bot: games, seats, the move log and private notes, in SQLite via aiosqlite
+(the queries of deadlines, reminders and preferences are in `bot.storage_clocks`).
 
 Every query is parameterised. The schema comes from the numbered files in ``migrations/``,
 applied in order at start-up and remembered in ``schema_version``. One connection is shared
@@ -12,72 +13,26 @@ import asyncio
 import json
 import re
 import sqlite3
-from dataclasses import dataclass
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
+from .rows import Clock, GameRow, GameSettings, MoveRow, Prefs, SeatRow, Secret
+from .storage_clocks import ClockStorage
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 OPEN = ("lobby", "active")
+__all__ = [
+    "ChannelBusy", "Clock", "GameRow", "GameSettings", "MoveRow", "Prefs", "SeatRow", "Secret", "Storage",
+    "migration_files",
+]  # fmt: skip
 
 
 class ChannelBusy(Exception):
     """The channel already has a lobby or a running game."""
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """One row of ``games``."""
-
-    id: int
-    guild: int | None
-    channel: int
-    host: int
-    status: str
-    setup: str
-    players_wanted: int | None
-    seed: int | None
-    version: int
-    record: dict[str, Any] | None
-    snapshot: dict[str, Any] | None
-    highlight: list[str]
-    created_at: int
-    updated_at: int
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    """A player in a game (or in a lobby, seated in join order)."""
-
-    seat: int
-    user_id: int
-    name: str
-    resigned: bool = False
-
-
-@dataclass(frozen=True)
-class MoveRow:
-    """One entry of the move log."""
-
-    number: int
-    seat: int
-    text: str
-    summary: str = ""
-    auto: bool = False
-    created_at: int = 0
-
-
-@dataclass(frozen=True)
-class Secret:
-    """A private event for one seat (shown to that seat only)."""
-
-    seat: int
-    year: int
-    move: int
-    kind: str
-    text: str
 
 
 def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
@@ -90,7 +45,11 @@ def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
     return found
 
 
-class Storage:
+def _events_json(move: MoveRow) -> str:
+    return json.dumps([{"kind": k, "text": t} for k, t in move.events or []])
+
+
+class Storage(ClockStorage):
     """The bot's database. Open with `Storage.open(path)`; close with `close()`."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
@@ -142,27 +101,6 @@ class Storage:
 
     # --- reading --------------------------------------------------------------------
 
-    @staticmethod
-    def _game(row: sqlite3.Row) -> GameRow:
-        return GameRow(
-            id=row["id"], guild=row["guild"], channel=row["channel"], host=row["host"],
-            status=row["status"], setup=row["setup"], players_wanted=row["players_wanted"],
-            seed=row["seed"], version=row["version"],
-            record=json.loads(row["record"]) if row["record"] else None,
-            snapshot=json.loads(row["snapshot"]) if row["snapshot"] else None,
-            highlight=json.loads(row["highlight"]), created_at=row["created_at"],
-            updated_at=row["updated_at"],
-        )  # fmt: skip
-
-    async def _one(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Row | None:
-        async with self.db.execute(sql, params) as cur:
-            row: sqlite3.Row | None = await cur.fetchone()
-            return row
-
-    async def _all(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
-        async with self.db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
-
     async def game(self, game_id: int) -> GameRow | None:
         async with self._lock:
             row = await self._one("SELECT * FROM games WHERE id = ?", (game_id,))
@@ -192,30 +130,26 @@ class Storage:
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self._lock:
-            rows = await self._all(
-                "SELECT seat, user_id, name, resigned FROM seats WHERE game = ? ORDER BY seat", (game_id,)
-            )
-        return [SeatRow(r["seat"], r["user_id"], r["name"], bool(r["resigned"])) for r in rows]
+            rows = await self._all("SELECT * FROM seats WHERE game = ? ORDER BY seat", (game_id,))
+        return [self._seat(r) for r in rows]
 
     async def moves(self, game_id: int, last: int | None = None) -> list[MoveRow]:
-        """The move log in order (only the ``last`` n moves when given)."""
+        """The move log in order, undone moves left out (only the ``last`` n moves when given)."""
         limit = -1 if last is None else last
         async with self._lock:
             rows = await self._all(
-                "SELECT * FROM (SELECT * FROM moves WHERE game = ? ORDER BY number DESC LIMIT ?) "
-                "ORDER BY number",
+                "SELECT * FROM (SELECT * FROM moves WHERE game = ? AND undone = 0 ORDER BY number DESC "
+                "LIMIT ?) ORDER BY number",
                 (game_id, limit),
             )
-        return [
-            MoveRow(r["number"], r["seat"], r["text"], r["summary"], bool(r["auto"]), r["created_at"])
-            for r in rows
-        ]
+        return [self._move(r) for r in rows]
 
     async def moved_since(self, game_id: int, version: int, seat: int) -> bool:
         """Whether ``seat`` has made a move after the game was at ``version``."""
         async with self._lock:
             row = await self._one(
-                "SELECT 1 FROM moves WHERE game = ? AND number > ? AND seat = ? AND auto = 0 LIMIT 1",
+                "SELECT 1 FROM moves WHERE game = ? AND number > ? AND seat = ? AND auto = 0 AND undone = 0 "
+                "LIMIT 1",
                 (game_id, version, seat),
             )
         return row is not None
@@ -255,8 +189,10 @@ class Storage:
             await self.db.execute("COMMIT")
             return game_id
 
-    async def join_lobby(self, game_id: int, user_id: int, name: str, limit: int, now: int) -> str:
-        """Seat a user in a lobby: ``joined``, ``already``, ``full`` or ``closed``."""
+    async def join_lobby(
+        self, game_id: int, user_id: int, name: str, limit: int, now: int, ai_level: str | None = None
+    ) -> str:
+        """Seat a user (or a computer player) in a lobby: ``joined``, ``already``, ``full`` or ``closed``."""
         async with self._lock:
             await self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -269,8 +205,8 @@ class Storage:
                 if len(rows) >= limit:
                     return "full"
                 await self.db.execute(
-                    "INSERT INTO seats (game, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                    (game_id, max((r["seat"] for r in rows), default=-1) + 1, user_id, name),
+                    "INSERT INTO seats (game, seat, user_id, name, ai_level) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, max((r["seat"] for r in rows), default=-1) + 1, user_id, name, ai_level),
                 )
                 await self.db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
                 return "joined"
@@ -287,18 +223,19 @@ class Storage:
                 if game is None or game["status"] != "lobby":
                     return "closed", None
                 rows = await self._all(
-                    "SELECT user_id, name FROM seats WHERE game = ? ORDER BY seat", (game_id,)
+                    "SELECT user_id, name, ai_level FROM seats WHERE game = ? ORDER BY seat", (game_id,)
                 )
-                rest = [(r["user_id"], r["name"]) for r in rows if r["user_id"] != user_id]
+                rest = [(r["user_id"], r["name"], r["ai_level"]) for r in rows if r["user_id"] != user_id]
                 if len(rest) == len(rows):
                     return "not_in", game["host"]
                 await self.db.execute("DELETE FROM seats WHERE game = ?", (game_id,))
                 await self.db.executemany(
-                    "INSERT INTO seats (game, seat, user_id, name) VALUES (?, ?, ?, ?)",
-                    [(game_id, i, uid, name) for i, (uid, name) in enumerate(rest)],
+                    "INSERT INTO seats (game, seat, user_id, name, ai_level) VALUES (?, ?, ?, ?, ?)",
+                    [(game_id, i, uid, name, level) for i, (uid, name, level) in enumerate(rest)],
                 )
-                host = game["host"] if game["host"] != user_id else (rest[0][0] if rest else None)
-                status = "lobby" if rest else "abandoned"
+                humans = [uid for uid, _, level in rest if level is None]
+                host = game["host"] if game["host"] != user_id else (humans[0] if humans else None)
+                status = "lobby" if humans else "abandoned"
                 await self.db.execute(
                     "UPDATE games SET host = COALESCE(?, host), status = ?, updated_at = ? WHERE id = ?",
                     (host, status, now, game_id),
@@ -309,7 +246,7 @@ class Storage:
 
     async def start_game(
         self, game_id: int, *, users: list[int], seed: int, record: dict[str, Any],
-        snapshot: dict[str, Any], highlight: list[str], now: int,
+        snapshot: dict[str, Any], highlight: list[str], now: int, clocks: list[Clock] | None = None,
     ) -> bool:  # fmt: skip
         """Turn a lobby into a running game; False when it is no longer a lobby or its members
         are no longer ``users`` (in seat order)."""
@@ -324,6 +261,8 @@ class Storage:
                     "highlight = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
                     (seed, json.dumps(record), json.dumps(snapshot), json.dumps(highlight), now, game_id),
                 )
+                if cur.rowcount == 1 and clocks:
+                    await self._sync_clocks(game_id, clocks, ())
                 return cur.rowcount == 1
             finally:
                 await self.db.execute("COMMIT")
@@ -345,38 +284,51 @@ class Storage:
     async def commit_moves(
         self, game_id: int, *, based_on: int, moves: list[MoveRow], record: dict[str, Any],
         snapshot: dict[str, Any], status: str, highlight: list[str], secrets: list[Secret],
-        now: int, resign: int | None = None,
+        now: int, resign: int | None = None, clocks: list[Clock] | None = None,
+        restart: Collection[int] = (), away: Collection[int] = (), undo: Collection[int] = (),
     ) -> bool:  # fmt: skip
         """Store moves made on the game at version ``based_on``, all in one transaction.
 
         Returns False, changing nothing, when the game is no longer at that version (someone
-        else's move was stored first) or is not running.
+        else's move was stored first) or is not running. ``clocks`` are the seats we wait for
+        now (see `_sync_clocks`); ``away`` seats are played for from now on; ``undo`` lists move
+        numbers taken back (the version then still goes up by one, so old buttons stay stale).
         """
+        version = based_on + (len(moves) if not undo else 1)
         async with self._lock:
             await self.db.execute("BEGIN IMMEDIATE")
             try:
                 cur = await self.db.execute(
                     "UPDATE games SET version = ?, record = ?, snapshot = ?, status = ?, highlight = ?, "
                     "updated_at = ? WHERE id = ? AND version = ? AND status = 'active'",
-                    (based_on + len(moves), json.dumps(record), json.dumps(snapshot), status,
+                    (version, json.dumps(record), json.dumps(snapshot), status,
                      json.dumps(highlight), now, game_id, based_on),
                 )  # fmt: skip
                 if cur.rowcount != 1:
                     await self.db.execute("ROLLBACK")
                     return False
                 await self.db.executemany(
-                    "INSERT INTO moves (game, number, seat, text, summary, auto, created_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(game_id, m.number, m.seat, m.text, m.summary, int(m.auto), now) for m in moves],
-                )
+                    "INSERT INTO moves (game, number, seat, text, summary, auto, created_at, reveals, batch, "
+                    "events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(game_id, m.number, m.seat, m.text, m.summary, int(m.auto), now, int(m.reveals),
+                      based_on, _events_json(m)) for m in moves],
+                )  # fmt: skip
                 await self.db.executemany(
                     "INSERT INTO secrets (game, seat, year, move, kind, text) VALUES (?, ?, ?, ?, ?, ?)",
                     [(game_id, s.seat, s.year, s.move, s.kind, s.text) for s in secrets],
+                )
+                await self.db.executemany(
+                    "UPDATE moves SET undone = 1 WHERE game = ? AND number = ?", [(game_id, n) for n in undo]
                 )
                 if resign is not None:
                     await self.db.execute(
                         "UPDATE seats SET resigned = 1 WHERE game = ? AND seat = ?", (game_id, resign)
                     )
+                await self.db.executemany(
+                    "UPDATE seats SET away = 1 WHERE game = ? AND seat = ?", [(game_id, a) for a in away]
+                )
+                if clocks is not None:
+                    await self._sync_clocks(game_id, clocks, restart)
             except BaseException:
                 await self.db.execute("ROLLBACK")
                 raise

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 
 from .errors import CittaError
-from .results import CUSTOM_ID_TEMPLATE, Button, ButtonRef, Message, Outcome, User, parse_custom_id
+from .results import CUSTOM_ID_TEMPLATE, Button, ButtonRef, Message, Outcome, Post, User, parse_custom_id
 
 if TYPE_CHECKING:
     from .service import CittaService
@@ -106,6 +106,32 @@ async def deliver(interaction: discord.Interaction[Any], outcome: Outcome) -> No
         await channel.send(**message_kwargs(msg))
 
 
+async def post_note(interaction: discord.Interaction[Any], msg: Message) -> None:
+    """Post a short note in the interaction's channel, best effort (never fails the command)."""
+    channel = interaction.channel
+    try:
+        if isinstance(channel, discord.abc.Messageable):
+            await channel.send(**message_kwargs(msg))
+    except discord.HTTPException:
+        log.warning("Could not post a note in channel %s", interaction.channel_id, exc_info=True)
+
+
+async def send_post(client: discord.Client, post: Post) -> None:
+    """Send what the bot says on its own: the DMs first, then the channel message."""
+    failed = {dm.user_id for dm in post.direct if not await send_dm(client, dm.user_id, dm.text)}
+    msg = post.message_for(failed)
+    if msg is None:
+        return
+    try:
+        channel = client.get_channel(post.channel) or await client.fetch_channel(post.channel)
+        if not isinstance(channel, discord.abc.Messageable):
+            log.warning("Channel %s cannot receive messages", post.channel)
+            return
+        await channel.send(**message_kwargs(msg))
+    except discord.HTTPException:
+        log.warning("Could not post in channel %s", post.channel, exc_info=True)
+
+
 class CittaButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID_TEMPLATE):
     """Every button of the bot: Join/Leave/Start, moves, Show my peek, abandon confirmation."""
 
@@ -152,6 +178,9 @@ async def press(interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
             await interaction.followup.send(**message_kwargs(outcome.announcement))
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
+    note = await svc.come_back(user.id, game_id=ref.game)
+    if note is not None:
+        await post_note(interaction, note)
     if ref.action == "peek":
         await reply(interaction, await svc.secrets(user.id, game_id=ref.game))
     elif ref.action == "abandon":

@@ -108,6 +108,8 @@ class View(BaseModel):
     politics_discard: int
     voice: list[Service | None]
     voice_result: list[Service]
+    voice_discard: list[Service] = []
+    """The voice cards of past years, all revealed at their tally (public)."""
     peek: list[Service | None]
     """The viewer's own polled cards this year, by voice position (all null for others)."""
     sites: list[str]
@@ -173,6 +175,7 @@ def project(state: GameState, seat: int | None) -> View:
         politics_discard=len(state.politics_discard),
         voice=voice,
         voice_result=list(state.voice_result),
+        voice_discard=list(state.voice_used),
         peek=peek,
         sites=sites,
         supply=SupplyView(citizens=state.supply_citizens, tokens=tokens),

@@ -11,12 +11,14 @@ from bot.client import CittaBot, intents
 from bot.results import CUSTOM_ID_TEMPLATE, Button, Message, custom_id, parse_custom_id
 from bot.ui import CittaButton, message_kwargs
 
-COMMANDS = {"new", "play", "board", "status", "log", "score", "rules", "secrets", "resign", "abandon"}
+COMMANDS = {"new", "play", "board", "status", "log", "score", "rules", "secrets", "resign", "abandon",
+            "settings", "me", "replace", "vacation", "undo", "recap", "export", "add-ai"}  # fmt: skip
 
 
 async def test_setup_hook_opens_the_database_loads_commands_and_registers_buttons(tmp_path: Path) -> None:
     bot = CittaBot(db_path=tmp_path / "bot.db", renderer=None, sync_commands=False)
     try:
+        await bot.__aenter__()  # what `async with` and login do before setup_hook
         await bot.setup_hook()
         group = bot.tree.get_command("citta")
         assert isinstance(group, discord.app_commands.Group)
@@ -28,10 +30,11 @@ async def test_setup_hook_opens_the_database_loads_commands_and_registers_button
         assert re.compile(CUSTOM_ID_TEMPLATE) in bot._connection._view_store._dynamic_items
         assert await bot.service.storage.schema_version() >= 1
         assert (tmp_path / "bot.db").exists()
+        assert bot.clock_loop.is_running(), "the clock (deadlines, reminders) runs from set-up on"
         assert group.guild_only
         texts = [group.description] + [c.description for c in group.commands]
-        texts += [p.description for c in group.commands if isinstance(c, discord.app_commands.Command)
-                  for p in c.parameters]  # fmt: skip
+        leaves = [c for c in group.walk_commands() if isinstance(c, discord.app_commands.Command)]
+        texts += [c.description for c in leaves] + [p.description for c in leaves for p in c.parameters]
         assert all(0 < len(t) <= 100 for t in texts), "Discord limits descriptions to 100 characters"
     finally:
         await bot.close()

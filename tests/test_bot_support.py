@@ -39,8 +39,29 @@ class FakeRenderer:
         return PNG
 
 
-async def open_service(path: Path, renderer: FakeRenderer | None = None, seed: int = SEED) -> CittaService:
-    return await CittaService.open(path, renderer=renderer or FakeRenderer(), seeds=lambda: seed)
+MIDNIGHT = 1_699_920_000  # 2023-11-14 00:00 UTC
+HOUR = 3600
+
+
+class FakeClock:
+    """The service's clock in tests: time moves only when the test says so."""
+
+    def __init__(self, now: float = MIDNIGHT) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, hours: float) -> None:
+        self.now += hours * HOUR
+
+
+async def open_service(
+    path: Path, renderer: FakeRenderer | None = None, seed: int = SEED, clock: FakeClock | None = None
+) -> CittaService:
+    return await CittaService.open(
+        path, renderer=renderer or FakeRenderer(), seeds=lambda: seed, clock=clock or FakeClock()
+    )
 
 
 async def start_game(svc: CittaService, n: int, setup: str = "beginner", channel: int = CHANNEL) -> Outcome:

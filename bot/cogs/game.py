@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from ..computer import levels
+from ..results import User
 from ..rules_help import TOPICS
-from ..ui import deliver, reply, service_of, user_of
+from ..ui import deliver, message_kwargs, post_note, reply, service_of, user_of
 
 if TYPE_CHECKING:
     from ..client import CittaBot
@@ -22,13 +24,33 @@ def _channel(interaction: Interaction) -> int:
     return interaction.channel_id
 
 
+def _manager(interaction: Interaction) -> bool:
+    return bool(interaction.permissions.manage_guild)
+
+
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in levels() or ("basic",)]
+
+
 @app_commands.guild_only()
 class Citta(commands.GroupCog, group_name="citta", group_description="Play La Città in this channel"):
-    """``/citta new|play|board|status|log|score|rules|secrets|resign|abandon``."""
+    """``/citta new|play|board|status|log|score|rules|secrets|resign|abandon`` and the commands of
+    asynchronous play: ``settings|me|replace|vacation|undo|recap|export|add-ai``."""
+
+    me = app_commands.Group(name="me", description="Your own preferences: quiet hours, how to be reminded")
 
     def __init__(self, bot: CittaBot) -> None:
         self.bot = bot
         super().__init__()
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Any command gives a player the bot played for (after a deadline) their seat back."""
+        if interaction.channel_id is not None:
+            note = await service_of(interaction).come_back(
+                interaction.user.id, channel=interaction.channel_id
+            )
+            if note is not None:
+                await post_note(interaction, note)
+        return True
 
     @app_commands.command(description="Open a new game of La Città in this channel")
     @app_commands.describe(
@@ -100,6 +122,91 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
             interaction.user.id, channel=_channel(interaction), can_manage=can_manage
         )
         await reply(interaction, msg)
+
+    @app_commands.command(name="add-ai", description="Fill a lobby seat with a computer player (host)")
+    @app_commands.describe(level="how well it plays")
+    @app_commands.choices(level=LEVEL_CHOICES)
+    async def add_ai(self, interaction: Interaction, level: str = "basic") -> None:
+        await interaction.response.defer(thinking=True)
+        outcome = await service_of(interaction).add_ai(user_of(interaction), channel=_channel(interaction),
+                                                       level=level)  # fmt: skip
+        await reply(interaction, outcome.reply)
+        if outcome.announcement is not None:
+            await interaction.followup.send(**message_kwargs(outcome.announcement))
+
+    @app_commands.command(description="Show or change this game's deadline, reminders and board (host)")
+    @app_commands.describe(
+        deadline="hours to make a move (0: no deadline)", reminders="remind every this many hours (0: off)",
+        policy="at the deadline: wait, let a computer decide, or skip with the least harmful move",
+        level="the computer player's level for policy computer", board="post the board after every move "
+        "or at the end of each round", vacation="vacation days each player may take per year",
+    )  # fmt: skip
+    @app_commands.choices(
+        policy=[app_commands.Choice(name=p, value=p) for p in ("wait", "computer", "skip")],
+        level=LEVEL_CHOICES,
+        board=[app_commands.Choice(name="every move", value="move"),
+               app_commands.Choice(name="end of each round", value="round")],
+    )  # fmt: skip
+    async def settings(
+        self, interaction: Interaction, deadline: app_commands.Range[int, 0, 336] | None = None,
+        reminders: app_commands.Range[int, 0, 336] | None = None, policy: str | None = None,
+        level: str | None = None, board: str | None = None,
+        vacation: app_commands.Range[int, 0, 60] | None = None,
+    ) -> None:  # fmt: skip
+        outcome = await service_of(interaction).settings(
+            interaction.user.id, channel=_channel(interaction), can_manage=_manager(interaction),
+            deadline=deadline, reminders=reminders, policy=policy, level=level, board=board,
+            vacation=vacation,
+        )  # fmt: skip
+        await deliver(interaction, outcome)
+
+    @me.command(description="Your quiet hours, when you get no reminders (e.g. 22-08 UTC+1, or off)")
+    @app_commands.describe(hours="from-to and your UTC offset, e.g. 22-08 UTC+1 or 23:30-07:00 UTC-5; off")
+    async def quiet(self, interaction: Interaction, hours: str | None = None) -> None:
+        await reply(interaction, await service_of(interaction).me(interaction.user.id, quiet=hours))
+
+    @me.command(description="How you are reminded: a mention in the channel, or a direct message")
+    @app_commands.choices(how=[app_commands.Choice(name=h, value=h) for h in ("mention", "dm")])
+    async def reminders(self, interaction: Interaction, how: str | None = None) -> None:
+        await reply(interaction, await service_of(interaction).me(interaction.user.id, remind_by=how))
+
+    @app_commands.command(description="Hand a player's seat to someone else (host or Manage Server)")
+    @app_commands.describe(old="the player who leaves", new="who plays the seat from now on")
+    async def replace(self, interaction: Interaction, old: discord.User, new: discord.User) -> None:
+        outcome = await service_of(interaction).replace(
+            interaction.user.id, channel=_channel(interaction), old=User(old.id, old.display_name),
+            new=User(new.id, new.display_name), can_manage=_manager(interaction),
+        )  # fmt: skip
+        await deliver(interaction, outcome)
+
+    @app_commands.command(description="Pause your clock for some days (0 ends your vacation)")
+    @app_commands.describe(days="how many days (within this game's yearly allowance)")
+    async def vacation(self, interaction: Interaction, days: app_commands.Range[int, 0, 60]) -> None:
+        outcome = await service_of(interaction).vacation(interaction.user.id, channel=_channel(interaction),
+                                                         days=days)  # fmt: skip
+        await deliver(interaction, outcome)
+
+    @app_commands.command(
+        description="Take back your last move (if nobody moved since and it revealed nothing)"
+    )
+    async def undo(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        outcome = await service_of(interaction).undo(
+            interaction.user.id, channel=_channel(interaction), can_manage=_manager(interaction)
+        )
+        await deliver(interaction, outcome)
+
+    @app_commands.command(description="What happened since your last move, only for you, with the board")
+    async def recap(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await reply(
+            interaction,
+            await service_of(interaction).recap(interaction.user.id, channel=_channel(interaction)),
+        )
+
+    @app_commands.command(description="The game record as a JSON file (the seed is added when the game ends)")
+    async def export(self, interaction: Interaction) -> None:
+        await reply(interaction, await service_of(interaction).export(channel=_channel(interaction)))
 
 
 async def setup(bot: CittaBot) -> None:

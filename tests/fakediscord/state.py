@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import copy
 import mimetypes
+import re
 import struct
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -13,6 +14,8 @@ from typing import Any
 
 from . import payloads
 from .payloads import EPHEMERAL, LOADING, snowflake
+
+_USER_MENTION = re.compile(r"<@!?(\d+)>")
 
 
 class FakeDiscordError(AssertionError):
@@ -93,6 +96,22 @@ class FakeMessage:
     edited_timestamp: str | None = None
     deleted: bool = False
     versions: list[dict[str, Any]] = field(default_factory=list)  # every state it was ever in, oldest first
+    allowed_mentions: dict[str, Any] | None = None  # as the bot last sent it; None: Discord's default
+
+    @property
+    def mentioned(self) -> list[int]:
+        """Ids of the users the content mentions (``<@id>``), in order, each once."""
+        return list(dict.fromkeys(int(u) for u in _USER_MENTION.findall(self.content)))
+
+    @property
+    def pinged(self) -> set[int]:
+        """Ids of the mentioned users Discord notifies, given ``allowed_mentions`` (roles and @everyone
+        are not modelled)."""
+        rules = self.allowed_mentions
+        if rules is None or "users" in rules.get("parse", []):
+            return set(self.mentioned)
+        allowed = {int(u) for u in rules.get("users", [])}
+        return {u for u in self.mentioned if u in allowed}
 
     @property
     def ephemeral(self) -> bool:
@@ -389,6 +408,8 @@ class Store:
             msg.embeds = payload["embeds"] or []
         if "components" in payload:
             msg.components = payload["components"] or []
+        if "allowed_mentions" in payload:
+            msg.allowed_mentions = payload["allowed_mentions"]
         if files or "attachments" in payload:
             msg.attachments = self.build_attachments(msg.channel, payload, files, msg.attachments)
         if snapshot:

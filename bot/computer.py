@@ -1,0 +1,57 @@
+"""Who answers for a seat the bot plays: a computer player (`engine.ai`) or the least harmful move.
+
+The bot plays a seat when it is a computer player, when its player resigned, and when its
+player missed a deadline under the policies ``computer`` and ``skip`` (until they come back).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+from collections.abc import Callable
+from typing import cast
+
+from engine import Action, Game
+
+from .rows import GameSettings, SeatRow
+
+log = logging.getLogger(__name__)
+Chooser = Callable[..., Action]
+
+
+def levels() -> tuple[str, ...]:
+    """The computer levels `engine.ai` offers (empty when it is not there)."""
+    try:
+        return cast(tuple[str, ...], importlib.import_module("engine.ai").LEVELS)
+    except ImportError:
+        return ()
+
+
+def _choose() -> Chooser | None:
+    try:
+        return cast(Chooser, importlib.import_module("engine.ai").choose)
+    except ImportError:
+        return None
+
+
+def decide(game: Game, seat: SeatRow, settings: GameSettings, seed: int) -> tuple[Action, str]:
+    """The bot's move for ``seat`` and who made it: ``computer`` or ``default``."""
+    level = seat.ai_level or (settings.ai_level if seat.away and settings.policy == "computer" else None)
+    if level is not None and (choose := _choose()) is not None:
+        try:
+            return choose(game, seat.seat, level, seed=seed), "computer"
+        except Exception:
+            log.exception("The computer player failed; making the least harmful move instead")
+    move = game.default_move(seat.seat)
+    assert move is not None, "the seat has a decision to make"
+    return move, "default"
+
+
+def played_for(seat: SeatRow, how: str) -> str:
+    """The note after a move the bot made, e.g. ``(computer player, basic)``."""
+    if seat.computer:
+        return f" 🤖 (computer player, {seat.ai_level})"
+    if seat.resigned:
+        return f" (for {seat.name}, who resigned)"
+    who = "a computer player" if how == "computer" else "the least harmful move"
+    return f" (for {seat.name}, who is away: {who})"

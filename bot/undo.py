@@ -1,0 +1,103 @@
+"""Taking a move back (part of the service layer).
+
+A player may take back their own last move when nobody has moved since (the bot's answers
+for its seats in the same batch are taken back with it) and nothing hidden became known (a
+politics card drawn to refill the row, a poll, a pass draw, the voice). The host may take
+back anyone's last move, one batch at a time, but never past such a reveal. The game is
+rebuilt by replaying its record without those moves; the version still goes up, so buttons
+made before the undo stay stale.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from engine import Game
+
+from . import summary
+from .base import ATTEMPTS, log
+from .commit import CommitMixin
+from .errors import AlreadyMade, NoGame, NotAllowed, NotSeated
+from .results import Message, Outcome
+from .rows import MoveRow
+
+REVEALS = {
+    "refill": "a politics card came into the row",
+    "poll": "the people were polled",
+    "pass": "a politics card was drawn",
+    "tally": "the voice of the people was revealed",
+    "voice": "a new voice card was turned up",
+}
+
+
+def last_batch(moves: list[MoveRow]) -> list[MoveRow]:
+    """The moves stored together last (one player's move and the bot's answers)."""
+    if not moves:
+        return []
+    batch = moves[-1].batch
+    if batch is None:
+        return moves[-1:]
+    k = len(moves)
+    while k > 0 and moves[k - 1].batch == batch:
+        k -= 1
+    return moves[k:]
+
+
+def revealed(batch: list[MoveRow]) -> str | None:
+    """What the batch revealed, in words; None when nothing."""
+    if not any(m.reveals for m in batch):
+        return None
+    kinds = [k for m in batch for k, _ in (m.events or [])]
+    return next((REVEALS[k] for k in kinds if k in REVEALS), "something hidden became known")
+
+
+class UndoMixin(CommitMixin):
+    """`/citta undo`."""
+
+    async def undo(self, user_id: int, *, channel: int, can_manage: bool = False) -> Outcome:
+        """Take back the last move (see the module docstring); the table is told."""
+        first = await self._game_row(channel, None)
+        async with self.game_lock(first.id):
+            return await self._undo(user_id, channel, can_manage)
+
+    async def _undo(self, user_id: int, channel: int, can_manage: bool) -> Outcome:
+        for _ in range(ATTEMPTS):
+            row = await self._game_row(channel, None)
+            seats = await self.storage.seats(row.id)
+            me = next((s for s in seats if s.user_id == user_id), None)
+            host = user_id == row.host or can_manage
+            if me is None and not host:
+                raise NotSeated("You are not playing in this game.")
+            batch = last_batch(await self.storage.moves(row.id))
+            if not batch:
+                raise NoGame("No move has been made yet.")
+            first = batch[0]
+            if first.auto:
+                raise NotAllowed("The last move was made by the bot (a computer player or a deadline); "
+                                 "it cannot be taken back.")  # fmt: skip
+            if not host and (me is None or first.seat != me.seat):
+                raise NotAllowed(
+                    "Only your own last move can be taken back, and only while nobody has moved since; "
+                    "anything else needs the host."
+                )
+            if (why := revealed(batch)) is not None:
+                raise NotAllowed(f"`{first.text}` cannot be taken back: {why}.")
+            assert row.record is not None
+            record = {**row.record, "moves": row.record["moves"][: -len(batch)]}
+            game = await asyncio.to_thread(Game.replay, record)
+            ok = await self.storage.commit_moves(
+                row.id, based_on=row.version, moves=[], record=game.record().model_dump(mode="json"),
+                snapshot=game.snapshot(), status="active", highlight=[], secrets=[], now=self.now(),
+                clocks=self._clocks(row, game, seats), restart={first.seat}, undo=[m.number for m in batch],
+            )  # fmt: skip
+            if not ok:
+                continue
+            log.info("game %s: %d move(s) taken back", row.id, len(batch))
+            names = {s.seat: s.name for s in seats}
+            who = "their" if me is not None and me.seat == first.seat else f"{names[first.seat]}'s"
+            by = me.name if me is not None else f"<@{user_id}>"
+            extra = f" (and the bot's {len(batch) - 1} answer(s))" if len(batch) > 1 else ""
+            body = f"↩️ {by} took back {who} move `{first.text}`{extra}. {summary.when(game.view(None))}."
+            announcement = await self._announce(row.id, row.version + 1, game, seats, body, [])
+            return Outcome(Message(f"Taken back: `{first.text}`.", ephemeral=True), announcement, game=row.id)
+        raise AlreadyMade("The game changed while taking the move back; look again and retry.")

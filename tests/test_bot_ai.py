@@ -1,0 +1,109 @@
+"""Computer players in the bot: `/citta add-ai` fills lobby seats, computers play at once (their
+moves marked), a game against a computer reaches its end, and nobody is pinged for them."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from test_bot_support import CHANNEL, PLAYERS, Transcript, current, open_service
+
+from bot.errors import LobbyError, NotAllowed
+from bot.results import Outcome
+from bot.service import CittaService
+
+ANN, BOB = PLAYERS[:2]
+
+
+async def _lobby_with_computer(svc: CittaService, level: str = "random") -> tuple[int, Outcome]:
+    await svc.new_game(ANN, channel=CHANNEL)
+    added = await svc.add_ai(ANN, channel=CHANNEL, level=level)
+    row = await svc.storage.open_game(CHANNEL)
+    assert row is not None
+    return row.id, added
+
+
+async def test_the_host_adds_a_computer_player_and_the_lobby_lists_it(tmp_path: Path) -> None:
+    svc = await open_service(tmp_path / "a.db")
+    game_id, added = await _lobby_with_computer(svc)
+    assert "🤖 Computer 1 (random)" in added.reply.text and "<@-" not in added.reply.text
+    await svc.join(game_id, BOB)
+    with pytest.raises(NotAllowed, match="Only the host"):
+        await svc.add_ai(BOB, channel=CHANNEL)
+    with pytest.raises(LobbyError, match="levels are"):
+        await svc.add_ai(ANN, channel=CHANNEL, level="godlike")
+    again = await svc.add_ai(ANN, channel=CHANNEL, level="basic")
+    assert "🤖 Computer 2 (basic)" in again.reply.text
+    seats = await svc.storage.seats(game_id)
+    assert [(s.computer, s.ai_level) for s in seats] == [(False, None), (True, "random"), (False, None),
+                                                         (True, "basic")]  # fmt: skip
+    await svc.close()
+
+
+async def test_a_lobby_for_two_starts_when_the_computer_fills_it(tmp_path: Path) -> None:
+    svc = await open_service(tmp_path / "a.db")
+    await svc.new_game(ANN, channel=CHANNEL, players=2)
+    started = await svc.add_ai(ANN, channel=CHANNEL, level="random")
+    assert started.announcement is not None and "begins" in started.announcement.text
+    assert "🤖 Computer 1 (random) as Computer 1" in started.announcement.text
+    assert started.announcement.mentions == (ANN.id,), "only the human is pinged"
+    assert (await current(svc)).pending_seats() == [0], "the computer has already played if it began"
+    with pytest.raises(LobbyError, match="lobby"):
+        await svc.add_ai(ANN, channel=CHANNEL)
+    await svc.close()
+
+
+async def test_a_game_against_a_computer_reaches_the_end_with_its_moves_marked(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    svc = await open_service(db)
+    game_id, _ = await _lobby_with_computer(svc)
+    log = Transcript()
+    log.add(await svc.start(game_id, ANN))
+    rnd = random.Random(9)
+    turns = 0
+    while not (game := await current(svc)).is_over:
+        assert game.pending_seats() == [0], "the computer never keeps the table waiting"
+        move = str(rnd.choice(game.legal_moves(0)))
+        log.add(await svc.play(ANN.id, move, channel=CHANNEL, confirmed=True))
+        turns += 1
+        if turns == 20:  # the bot restarts in the middle
+            await svc.close()
+            svc = await open_service(db)
+    moves = await svc.storage.moves(game_id)
+    assert {m.seat for m in moves if m.auto} == {1} and not any(m.seat == 0 and m.auto for m in moves)
+    marked = [
+        line for text in log.public for line in text.splitlines() if "🤖 (computer player, random)" in line
+    ]
+    assert len(marked) >= len([m for m in moves if m.auto]) // 2
+    assert all(u > 0 for o in log.outcomes if o.announcement for u in o.announcement.mentions)
+    assert "<@-" not in "\n".join(log.public)
+    row = await svc.storage.game(game_id)
+    assert row is not None and row.status == "over"
+    assert await svc.storage.clocks(game_id) == [], "no clock runs for a finished game"
+    await svc.close()
+
+
+async def test_when_the_last_human_resigns_the_game_is_abandoned_not_played_out(tmp_path: Path) -> None:
+    svc = await open_service(tmp_path / "a.db")
+    game_id, _ = await _lobby_with_computer(svc)
+    await svc.start(game_id, ANN)
+    resigned = await svc.resign(ANN.id, channel=CHANNEL)
+    assert resigned.announcement is not None and "abandoned" in resigned.announcement.text
+    row = await svc.storage.game(game_id)
+    assert row is not None and row.status == "abandoned" and row.version <= 1
+    await svc.close()
+
+
+async def test_computers_and_the_deadline_do_not_remind_anyone_but_humans(tmp_path: Path) -> None:
+    from test_bot_support import MIDNIGHT, FakeClock
+
+    clock = FakeClock()
+    svc = await open_service(tmp_path / "a.db", clock=clock)
+    game_id, _ = await _lobby_with_computer(svc)
+    await svc.start(game_id, ANN)
+    assert [c.seat for c in await svc.storage.clocks(game_id)] == [0]
+    clock.now = MIDNIGHT + 12 * 3600
+    [post] = await svc.tick()
+    assert post.message is not None and post.message.mentions == (ANN.id,)
+    await svc.close()

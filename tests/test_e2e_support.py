@@ -1,0 +1,271 @@
+"""Helpers for the end-to-end tests: the real `CittaBot` against the fake Discord, seen as players see it.
+
+(No tests here; the name keeps the file with the end-to-end tests.)
+
+A `Table` acts through the fake only (slash commands, autocomplete, buttons) and checks every
+channel message the bot posts against a *shadow* engine game that the test plays alongside: the
+summary of the move, the board PNG, and whom the message pings next.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import random
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord, running
+from PIL import Image
+
+from bot.client import CittaBot
+from bot.results import parse_custom_id
+from engine import Game
+from render import render_board
+
+BOARD_WIDTH = 1400  # the bot's default width
+START_LINE = re.compile(r"<@(\d+)> as ([^,.]+)")
+NEXT_LINE = re.compile(r"^Next: (.*)$", re.MULTILINE)
+WARNING = "⚠️"
+
+
+@contextlib.asynccontextmanager
+async def citta_bot(fake: FakeDiscord, db: Path, *, seed: int) -> AsyncIterator[CittaBot]:
+    """The real bot on database ``db``, connected to ``fake``; new games get the seed ``seed``."""
+    async with running(CittaBot(db_path=db, dev_guild=fake.guild_id), fake) as bot:
+        bot.service.seeds = lambda: seed  # a fixed game, so that runs are repeatable
+        yield bot
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """The size of a PNG, after decoding all of it (a truncated or corrupt file raises)."""
+    img = Image.open(io.BytesIO(data))
+    assert img.format == "PNG", img.format
+    img.load()
+    return img.size
+
+
+def board_of(msg: FakeMessage) -> bytes:
+    att = msg.attachment("board.png")
+    assert att.data.startswith(b"\x89PNG"), "the board is a PNG"
+    assert att.width == BOARD_WIDTH, att.width
+    return att.data
+
+
+def next_mentions(msg: FakeMessage) -> list[int]:
+    """The user ids of the ``Next: …`` line ([] when there is none)."""
+    m = NEXT_LINE.search(msg.content)
+    return [int(u) for u in re.findall(r"<@(\d+)>", m.group(1))] if m else []
+
+
+async def answer(fake: FakeDiscord, rec: InteractionRecord) -> FakeMessage:
+    """The bot's reply to an interaction that it deferred privately (``thinking``)."""
+    msg = await rec.wait_message()
+    assert rec.deferred and rec.ephemeral and msg.recipient is rec.user, rec
+    return msg
+
+
+async def announcement(fake: FakeDiscord, rec: InteractionRecord) -> FakeMessage:
+    """The public channel message that an interaction led to."""
+    found: FakeMessage = await fake.wait_for(
+        lambda: next((m for m in rec.messages if not m.ephemeral and not m.loading), None)
+    )
+    assert found.channel is fake.channel
+    return found
+
+
+async def refusal(fake: FakeDiscord, rec: InteractionRecord) -> str:
+    """The private ⚠️ answer to an interaction that changed nothing."""
+    msg = await answer(fake, rec) if rec.deferred else rec.original
+    assert msg is not None and msg.ephemeral and msg.recipient is rec.user, rec
+    assert msg.content.startswith(WARNING), msg.content
+    assert not any(not m.ephemeral for m in rec.messages), "a refused request posts nothing in public"
+    return msg.content
+
+
+@dataclass
+class Table:
+    """A game in the fake's channel, played through Discord by ``fake``'s users, checked move by move."""
+
+    fake: FakeDiscord
+    bot: CittaBot
+    players: list[FakeUser] = field(default_factory=list)  # by seat, as the start message says
+    shadow: Game | None = None  # the test's own copy of the game, played alongside
+    game_id: int = 0
+    last: FakeMessage | None = None  # the newest channel message about the game
+    played: list[tuple[int, str]] = field(default_factory=list)
+    exact_boards: bool = True  # compare each posted PNG with a render of the shadow's spectator view
+
+    # --- the lobby --------------------------------------------------------------------------------
+
+    async def open(self, host: FakeUser, others: list[FakeUser], **options: object) -> FakeMessage:
+        """``/citta new``, Join by ``others``, Start by the host; returns the start announcement."""
+        rec = await self.fake.slash(host, "citta new", **options)
+        lobby = await rec.wait_message()
+        assert not lobby.ephemeral and lobby.content.startswith("**La Città** — new game"), lobby.content
+        join, start = (next(c for c in lobby.custom_ids if c.endswith(a)) for a in (":join", ":start"))
+        self.game_id = int(join.split(":")[1])
+        for k, user in enumerate(others, start=2):
+            click = await self.fake.click(lobby, join, user)
+            assert click.response_type == 6  # acknowledged silently; the lobby message is edited
+            await self.fake.wait_for(lambda u=user: u.mention in lobby.content)
+            assert f"{k}. {user.mention}" in lobby.content
+        if options.get("players") != 1 + len(others):  # else the last Join started the game
+            click = await self.fake.click(lobby, start, host)
+        msg = await announcement(self.fake, click)
+        await self.fake.wait_for(lambda: "— started" in lobby.content)
+        return await self.begin(msg)
+
+    async def begin(self, msg: FakeMessage) -> FakeMessage:
+        """Check the start announcement; take the seats from it and the shadow game from the bot."""
+        assert msg.content.startswith(f"**La Città** game {self.game_id} begins"), msg.content
+        ids = [int(u) for u, _ in START_LINE.findall(msg.content)]
+        by_id = {u.id: u for u in self.fake.users}
+        self.players = [by_id[i] for i in ids]
+        assert msg.pinged >= set(ids), "the start pings every player"
+        self.shadow = await self.stored()
+        assert self.shadow.record().moves == []
+        await self.check_board(msg)
+        self.check_next(msg)
+        self.last = msg
+        return msg
+
+    # --- what the bot has stored (never used to decide a move) ------------------------------------
+
+    async def stored(self) -> Game:
+        row = await self.bot.service.storage.game(self.game_id)
+        assert row is not None and row.snapshot is not None and row.record is not None
+        return Game.restore(row.snapshot, row.record)
+
+    async def version(self) -> int:
+        row = await self.bot.service.storage.game(self.game_id)
+        assert row is not None
+        return row.version
+
+    # --- playing ----------------------------------------------------------------------------------
+
+    def seat(self, user: FakeUser) -> int:
+        return self.players.index(user)
+
+    @property
+    def game(self) -> Game:
+        assert self.shadow is not None
+        return self.shadow
+
+    def pending(self) -> list[FakeUser]:
+        return [self.players[s] for s in self.game.pending_seats()]
+
+    async def choices(self, user: FakeUser, typed: str = "") -> list[str]:
+        """The moves ``/citta play`` offers ``user`` after typing ``typed``."""
+        found = await self.fake.autocomplete(user, "citta play", focused="move", value=typed)
+        assert len(found) <= 25 and all(0 < len(c["name"]) <= 100 for c in found)
+        return [c["value"] for c in found]
+
+    def buttons(self, user: FakeUser, msg: FakeMessage | None = None) -> list[str]:
+        """Custom ids of the move buttons for ``user`` on ``msg`` (default: the newest message)."""
+        msg = msg or self.last
+        seat = self.seat(user)
+        refs = [(cid, parse_custom_id(cid)) for cid in (msg.custom_ids if msg else [])]
+        return [cid for cid, r in refs if r is not None and r.action == "move" and r.seat == seat]
+
+    async def play(self, user: FakeUser, move: str) -> FakeMessage:
+        """``/citta play move`` (confirming a warning with its button); the checked announcement."""
+        rec = await self.fake.slash(user, "citta play", move=move)
+        return await self.settle(user, rec, move)
+
+    async def press(self, user: FakeUser, custom_id: str, msg: FakeMessage | None = None) -> FakeMessage:
+        """Press a move button on ``msg`` (default: the newest message); the checked announcement."""
+        msg = msg or self.last
+        assert msg is not None
+        ref = parse_custom_id(custom_id)
+        assert ref is not None and ref.move is not None
+        rec = await self.fake.click(msg, custom_id, user)
+        return await self.settle(user, rec, ref.move)
+
+    async def settle(self, user: FakeUser, rec: InteractionRecord, move: str) -> FakeMessage:
+        reply = await answer(self.fake, rec)
+        if reply.custom_ids:  # a warning about a wasteful move: play it anyway
+            assert reply.content.startswith(WARNING) and len(reply.custom_ids) == 1, reply.content
+            rec = await self.fake.click(reply, reply.custom_ids[0], user)
+            reply = await answer(self.fake, rec)
+        assert reply.content.startswith(f"You played `{move}`."), reply.content
+        msg = await announcement(self.fake, rec)
+        await self.check_move(msg, self.seat(user), move, reply)
+        return msg
+
+    async def play_randomly(self, rnd: random.Random, user: FakeUser, *, buttons: float = 0.4) -> str:
+        """One move of ``user`` as a player would choose it: a button, or an autocomplete choice."""
+        mine = self.buttons(user)
+        if mine and rnd.random() < buttons:
+            cid = rnd.choice(mine)
+            await self.press(user, cid)
+            return cid
+        offered = await self.choices(user)
+        assert offered, f"{user} must move but autocomplete offers nothing"
+        move = rnd.choice(offered)
+        if rnd.random() < 0.3:  # type the start of it, as players do, and pick from the narrowed list
+            typed = move.split()[0][:3]
+            narrowed = await self.choices(user, typed)
+            assert narrowed and narrowed[0].startswith(typed), (typed, narrowed)
+            move = rnd.choice(narrowed)
+        await self.play(user, move)
+        return move
+
+    # --- checks -----------------------------------------------------------------------------------
+
+    async def check_move(self, msg: FakeMessage, seat: int, move: str, reply: FakeMessage) -> None:
+        """The announcement of ``move``: its summary, the board, who is next; and the private reply."""
+        events = self.game.play(seat, move)
+        self.played.append((seat, move))
+        first, *_ = msg.content.splitlines()
+        assert first.startswith(f"`{move}` — "), msg.content
+        public = [e.text.strip() for e in events if e.private_to is None and e.text.strip()]
+        private = [e.text.strip() for e in events if e.private_to is not None]
+        if "…" not in msg.content:  # a very long summary is cut; all of it is in /citta log
+            for text in public:
+                assert text in msg.content, (text, msg.content)
+        elif public:
+            assert public[0][:40] in msg.content
+        for text in private:
+            assert text not in msg.content, "private information in a channel message"
+            assert text in reply.content, "the player sees their own private information"
+        await self.check_board(msg)
+        self.check_next(msg)
+        self.last = msg
+
+    def check_next(self, msg: FakeMessage) -> None:
+        expected = [u.id for u in self.pending()]
+        assert next_mentions(msg) == expected, (msg.content, expected)
+        if expected:
+            assert set(expected) <= msg.pinged, "the next players are pinged"
+            assert msg.pinged <= {u.id for u in self.players}
+        else:
+            assert self.game.is_over and "The game is over" in msg.content, msg.content
+
+    async def check_board(self, msg: FakeMessage) -> None:
+        data = board_of(msg)
+        size = await asyncio.to_thread(png_size, data)
+        if self.exact_boards:
+            row = await self.bot.service.storage.game(self.game_id)
+            assert row is not None
+            spectator = self.game.view(None)
+            expected = await asyncio.to_thread(render_board, spectator, highlight=row.highlight)
+            assert data == expected, "the channel board is the spectator view of the current position"
+        else:
+            assert size[0] == BOARD_WIDTH and size[1] > BOARD_WIDTH // 2, size
+
+    async def check_final_score(self, user: FakeUser) -> str:
+        """``/citta score`` after the end: the shadow game's final scores, privately."""
+        assert self.game.is_over and self.game.scores is not None
+        rec = await self.fake.slash(user, "citta score")
+        assert rec.ephemeral and rec.original is not None
+        text = rec.original.content
+        assert text.startswith("Final score"), text
+        for p, score in zip(self.game.view(None).players, self.game.scores, strict=True):
+            assert f"**{p.name}** {score}" in text, (p.name, score, text)
+        stored = await self.stored()
+        assert stored.is_over and stored.record().moves == self.played
+        return text
