@@ -148,7 +148,7 @@ def standings(view: View) -> str:
     final = view.scores
     for p in view.players:
         complete = sum(1 for c in p.cities if c.complete)
-        score = final[p.seat] if final else p.citizens + 3 * complete - p.hunger_vp
+        score = final[p.seat] if final else p.score
         crown = " 🏆" if view.winners and p.seat in view.winners else ""
         detail = f"{p.citizens} citizens, {complete} complete cit{'y' if complete == 1 else 'ies'}"
         if p.hunger_vp:

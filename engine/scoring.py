@@ -9,12 +9,15 @@ from .state import GameState
 COMPLETE_CITY_VP = 3
 
 
+def city_bonus(state: GameState, seat: int) -> int:
+    """+3 VP for each of the seat's cities with all three services."""
+    return COMPLETE_CITY_VP * sum(1 for c in state.cities_of(seat) if has_all_services(c))
+
+
 def score_of(state: GameState, seat: int) -> int:
     """1 VP per citizen, +3 per city with all three services, minus year-6 hunger."""
-    cities = state.cities_of(seat)
-    citizens = sum(c.population for c in cities)
-    complete = sum(1 for c in cities if has_all_services(c))
-    return citizens + COMPLETE_CITY_VP * complete - state.players[seat].hunger_vp
+    citizens = sum(c.population for c in state.cities_of(seat))
+    return citizens + city_bonus(state, seat) - state.players[seat].hunger_vp
 
 
 def winners_of(state: GameState, scores: list[int]) -> list[int]:

@@ -23,6 +23,7 @@ from .cities import (
 )
 from .components import CASTLES_PER_PLAYER, STACK_SIZE, Service, Terrain
 from .placement import Table, building_sites
+from .scoring import city_bonus, score_of
 from .state import City, DecisionKind, GameState, Phase, SetupKind
 
 
@@ -72,6 +73,10 @@ class PlayerView(BaseModel):
     castles_left: int
     founded_this_year: bool
     cities: list[CityView]
+    city_bonus: int = 0
+    """+3 VP per city with all three services."""
+    score: int = 0
+    """The score if the game ended now (the final score once it is over)."""
 
 
 class DecisionView(BaseModel):
@@ -144,6 +149,7 @@ def project(state: GameState, seat: int | None) -> View:
             castles_left=CASTLES_PER_PLAYER - len(state.cities_of(p.seat)),
             founded_this_year=p.founded_this_year,
             cities=[city_view(c) for c in state.cities_of(p.seat)],
+            city_bonus=city_bonus(state, p.seat), score=score_of(state, p.seat),
         )
         for p in state.players
     ]  # fmt: skip

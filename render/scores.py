@@ -35,8 +35,7 @@ def score_rows(view: View) -> list[tuple[int, int, int, int, int, int]]:
     scores = view.scores or []
     rows = []
     for p in view.players:
-        bonus = 3 * sum(1 for c in p.cities if c.complete)
-        rows.append((p.seat, p.citizens, bonus, p.hunger_vp, scores[p.seat], p.gold))
+        rows.append((p.seat, p.citizens, p.city_bonus, p.hunger_vp, scores[p.seat], p.gold))
     # Rules §9: highest total, then most gold; seat order keeps the image deterministic.
     return sorted(rows, key=lambda t: (-t[4], -t[5], t[0]))
 

@@ -269,9 +269,11 @@ def test_final_score_counts_citizens_and_3_per_city_with_all_three_services() ->
     sc.city(0, "K9", 5, [("statue", "L9"), ("hospital", "J9")])
     sc.city(1, "D9", 5, [("statue", "E9"), ("school", "C9")])
     g = sc.turn(1, last=True, year=6).game()
+    assert [p.score for p in sc.game().view(None).players] == [5 + 3, 5], "the score so far"
     g.play(1, "gold")
     assert g.scores == [5 + 3, 5]
     assert g.winners == [0]
+    assert [(p.city_bonus, p.score) for p in g.view(None).players] == [(3, 8), (0, 5)]
 
 
 def test_a_tie_is_broken_by_gold_and_then_shared() -> None:
