@@ -122,9 +122,6 @@ async def test_a_failing_renderer_still_posts_the_move_without_a_picture(tmp_pat
 
 
 async def test_the_real_renderer_draws_the_channel_board(tmp_path: Path) -> None:
-    render = pytest.importorskip("render")
-    if not hasattr(render, "render_board"):
-        pytest.skip("render.render_board is not there yet")
     svc = await CittaService.open(tmp_path / "r.db", seeds=lambda: SEED)  # the default renderer
     start = await start_game(svc, 2)
     assert start.announcement is not None and start.announcement.image is not None
