@@ -6,38 +6,25 @@ player missed a deadline under the policies ``computer`` and ``skip`` (until the
 
 from __future__ import annotations
 
-import importlib
 import logging
-from collections.abc import Callable
-from typing import cast
 
 from engine import Action, Game
+from engine.ai import LEVELS, choose
 
 from .rows import GameSettings, SeatRow
 
 log = logging.getLogger(__name__)
-Chooser = Callable[..., Action]
 
 
 def levels() -> tuple[str, ...]:
-    """The computer levels `engine.ai` offers (empty when it is not there)."""
-    try:
-        return cast(tuple[str, ...], importlib.import_module("engine.ai").LEVELS)
-    except ImportError:
-        return ()
-
-
-def _choose() -> Chooser | None:
-    try:
-        return cast(Chooser, importlib.import_module("engine.ai").choose)
-    except ImportError:
-        return None
+    """The computer levels `engine.ai` offers."""
+    return LEVELS
 
 
 def decide(game: Game, seat: SeatRow, settings: GameSettings, seed: int) -> tuple[Action, str]:
     """The bot's move for ``seat`` and who made it: ``computer`` or ``default``."""
     level = seat.ai_level or (settings.ai_level if seat.away and settings.policy == "computer" else None)
-    if level is not None and (choose := _choose()) is not None:
+    if level is not None:
         try:
             return choose(game, seat.seat, level, seed=seed), "computer"
         except Exception:

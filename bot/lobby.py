@@ -135,7 +135,7 @@ class LobbyMixin(CommitMixin):
         if user.id != row.host:
             raise NotAllowed("Only the host can add a computer player.")
         if level not in levels():
-            raise LobbyError(f"The computer levels are {', '.join(levels()) or '(none installed)'}.")
+            raise LobbyError(f"The computer levels are {', '.join(levels())}.")
         seats = await self.storage.seats(row.id)
         k = 1 + sum(1 for s in seats if s.computer)
         limit = row.players_wanted or MAX_PLAYERS

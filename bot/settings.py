@@ -69,7 +69,7 @@ class SettingsMixin(ServiceBase):
         if policy is not None and policy not in POLICIES:
             raise SettingsError(f"At the deadline: {', '.join(POLICIES)}.")
         if level is not None and level not in levels():
-            raise SettingsError(f"The computer levels are {', '.join(levels()) or '(none installed)'}.")
+            raise SettingsError(f"The computer levels are {', '.join(levels())}.")
         if board is not None and board not in ("move", "round"):
             raise SettingsError("The board is posted after every `move` or at the end of each `round`.")
         if vacation is not None and not 0 <= vacation <= MAX_VACATION_DAYS:

@@ -18,9 +18,8 @@ KINDS = {"castle", "turn", "prefer", "demolish", "starve"}
 
 @pytest.fixture(autouse=True)
 def small_search(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The strong level with the smallest budget (2 candidates × 2 samples) keeps tests fast."""
-    monkeypatch.setattr(search, "WORK", 1)
-    monkeypatch.setattr(search, "MOVE_BUDGET", 0)
+    """The strong level with the smallest budget (2 candidates, 1 sample) keeps tests fast."""
+    monkeypatch.setattr(search, "MOVE_LIMIT", 0)
 
 
 def play_game(levels: list[str], seed: int, setup: str = "beginner") -> Game:

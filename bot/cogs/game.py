@@ -28,7 +28,7 @@ def _manager(interaction: Interaction) -> bool:
     return bool(interaction.permissions.manage_guild)
 
 
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in levels() or ("basic",)]
+LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in levels()]
 
 
 @app_commands.guild_only()

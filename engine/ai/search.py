@@ -28,15 +28,15 @@ from .heuristic import basic_move, ranked
 
 MIN_CANDIDATES, MAX_CANDIDATES = 2, 5
 """How many of the basic player's best moves are played out."""
-WORK = 500
-"""Candidates × play-out length × players stays under this when choosing how many candidates."""
 MOVE_BUDGET = 7_000
-"""Samples are added while the moves scored in play-outs stay under this: a count, not a
-clock, so that a move is deterministic; it keeps a move under 2 s on a 2-core machine
-(see scripts/tournament.py)."""
+"""Samples are added until the moves scored in play-outs reach this..."""
+MOVE_LIMIT = 9_000
+"""...and never when the next sample would take them past this. A count, not a clock, so
+that a move is deterministic; at about 0.15 ms a scored move it keeps a move under 2 s on a
+2-core machine (see scripts/tournament.py)."""
 DECISION_COST = 15
 """A play-out decision costs about as much as scoring this many moves (state, legal moves)."""
-MIN_SAMPLES, MAX_SAMPLES = 2, 8
+MAX_SAMPLES = 8
 WIN_VP = 10.0
 """Bonus of a won game over its score difference, when a play-out reaches the end."""
 
@@ -95,35 +95,35 @@ def _decisions_left(view: View) -> int:
     return max(1, 5 * n - done) + 2
 
 
-def candidates_for(view: View) -> int:
-    """How many candidates to play out: fewer when the play-outs are long and crowded."""
-    per = _decisions_left(view) * view.player_count
-    return max(MIN_CANDIDATES, min(MAX_CANDIDATES, WORK // (MIN_SAMPLES * per)))
+def candidates_for(view: View, moves: int) -> int:
+    """How many candidates fit two samples: fewer when the play-outs are long and crowded."""
+    per_candidate = _decisions_left(view) * (moves + DECISION_COST)
+    return max(MIN_CANDIDATES, min(MAX_CANDIDATES, MOVE_LIMIT // (2 * per_candidate)))
 
 
 def strong_move(view: View, moves: list[Action], rng: random.Random) -> Action:
-    """The candidate with the best mean value after the year, over sampled states."""
+    """The candidate with the best mean value before the tally, over sampled states."""
     seat = view.viewer
     assert seat is not None
     first = determinize(view, rng)
     if view.phase != "politics" or len(moves) == 1:
         return basic_move(first, seat, moves, rng)
-    cands = [a for _, a in ranked(first, seat, moves)[: candidates_for(view)]]
+    cands = [a for _, a in ranked(first, seat, moves)[: candidates_for(view, len(moves))]]
     if len(cands) == 1:
         return cands[0]
     totals = [0.0] * len(cands)
     work = samples = 0
     state = first
-    while samples < MIN_SAMPLES or (samples < MAX_SAMPLES and work < MOVE_BUDGET):
+    while samples == 0 or (work < MOVE_BUDGET and work + work // samples <= MOVE_LIMIT):
         data = state.model_dump()
         for k, a in enumerate(cands):
             value, done = _rollout(data, seat, a)
             totals[k] += value
             work += done
         samples += 1
-        # The next sample is only drawn if it will be used (so the choice stays deterministic).
-        if samples < MAX_SAMPLES:
-            state = determinize(view, rng)
+        if samples == MAX_SAMPLES:
+            break
+        state = determinize(view, rng)  # drawn in the same order whatever the budget decides
     # A little trust in the heuristic order breaks near ties.
     scores = [t / samples - 0.01 * k for k, t in enumerate(totals)]
     return cands[max(range(len(cands)), key=scores.__getitem__)]
