@@ -4,46 +4,22 @@ one message for several players, and all of it across restarts (time is injected
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
-from test_bot_support import CHANNEL, HOUR, MIDNIGHT, PLAYERS, FakeClock, current, open_service, start_game
+from test_bot_support import (
+    CHANNEL,
+    HOUR,
+    MIDNIGHT,
+    PLAYERS,
+    Table,
+    current,
+    start_game,
+)
 
 from bot.absence import VacationError
 from bot.clock import MAX_REMINDERS, parse_quiet
-from bot.results import Post
 from bot.service import CittaService
 from bot.settings import SettingsError
-
-
-class Table:
-    """A service on a file with a fake clock, restarted at will like the bot."""
-
-    def __init__(self, path: Path, clock: FakeClock) -> None:
-        self.path, self.clock = path, clock
-        self.svc: CittaService
-
-    async def open(self) -> CittaService:
-        self.svc = await open_service(self.path, clock=self.clock)
-        return self.svc
-
-    async def restart(self) -> CittaService:
-        await self.svc.close()
-        return await self.open()
-
-    async def at(self, hours: float) -> list[Post]:
-        """Set the clock to ``hours`` after the start and let the clock tick."""
-        self.clock.now = MIDNIGHT + hours * HOUR
-        return await self.svc.tick()
-
-
-@pytest.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    t = Table(tmp_path / "citta.db", FakeClock())
-    await t.open()
-    yield t
-    await t.svc.close()
 
 
 async def _pending_user(svc: CittaService) -> int:

@@ -4,12 +4,9 @@ the board once a round, and handing a seat to someone else — across restarts."
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
-from test_bot_async_clock import Table
-from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, FakeClock, current, start_game
+from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, Table, current, start_game
 
 from bot.errors import MoveRefused, NotAllowed, NotSeated
 from bot.results import User
@@ -18,14 +15,6 @@ from bot.service import CittaService
 from bot.settings import SettingsError
 
 ANN, BOB = PLAYERS[:2]
-
-
-@pytest.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    t = Table(tmp_path / "citta.db", FakeClock())
-    await t.open()
-    yield t
-    await t.svc.close()
 
 
 async def _seats(svc: CittaService) -> list[SeatRow]:

@@ -11,7 +11,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.results import Message, Outcome, User, parse_custom_id
+from bot.results import Message, Outcome, Post, User, parse_custom_id
 from bot.service import CittaService
 from engine import Game, View
 
@@ -142,3 +142,24 @@ async def answer_all(svc: CittaService, rnd: random.Random, log: Transcript, lim
         if not await play_one(svc, rnd, log):
             return k
     return limit
+
+
+class Table:
+    """A service on a file with a fake clock, restarted at will like the bot."""
+
+    def __init__(self, path: Path, clock: FakeClock) -> None:
+        self.path, self.clock = path, clock
+        self.svc: CittaService
+
+    async def open(self) -> CittaService:
+        self.svc = await open_service(self.path, clock=self.clock)
+        return self.svc
+
+    async def restart(self) -> CittaService:
+        await self.svc.close()
+        return await self.open()
+
+    async def at(self, hours: float) -> list[Post]:
+        """Set the clock to ``hours`` after the start and let the clock tick."""
+        self.clock.now = MIDNIGHT + hours * HOUR
+        return await self.svc.tick()
