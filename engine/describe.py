@@ -31,9 +31,10 @@ from .cities import (
 from .components import ARCHES, SERVICES, WATER
 from .construction import found_source
 from .game import Game
+from .placement import city_at_neighbour
 from .relocation import winners_against
 from .state import City, GameState
-from .turn import built_kind, card_cost, city_at_neighbour
+from .turn import built_kind, card_cost
 
 MAX_LEN = 100
 """Discord's limit for an autocomplete choice name; descriptions are cut to fit."""

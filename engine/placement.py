@@ -97,6 +97,15 @@ def site_city(t: Table, seat: int, label: str) -> tuple[City | None, str | None]
     return own[0], None
 
 
+def city_at_neighbour(state: GameState, seat: int, label: str) -> City:
+    """The city of ``seat`` a building on ``label`` joins, for a placement already checked by `site_city`."""
+    near = set(BOARD.neighbors(label))
+    for c in state.cities_of(seat):
+        if c.castle in near or any(b.hex in near for b in c.buildings):
+            return c
+    raise LookupError(label)
+
+
 def building_problem(t: Table, city: City, kind: str, label: str) -> str | None:
     """Everything but the site itself: tokens, water, the market rule, the spare citizen."""
     return city_building_problem(t, city, kind) or terrain_problem(t, kind, label)

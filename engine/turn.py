@@ -34,6 +34,7 @@ from .placement import (
     building_sites,
     castle_problem,
     castle_sites,
+    city_at_neighbour,
     city_building_problem,
     terrain_problem,
 )
@@ -316,15 +317,6 @@ def _build(state: GameState, seat: int, kind: str, a: Action, cost: int, ev: Eve
         hexes=[a.hex],
         data={"kind": kind, "city": city.castle},
     )
-
-
-def city_at_neighbour(state: GameState, seat: int, label: str) -> City:
-    """The city of ``seat`` next to ``label`` (the one a building there joins)."""
-    near = set(BOARD.neighbors(label))
-    for c in state.cities_of(seat):
-        if c.castle in near or any(b.hex in near for b in c.buildings):
-            return c
-    raise LookupError(label)
 
 
 def _golden(state: GameState, seat: int, a: Action, ev: Events) -> None:

@@ -16,9 +16,10 @@ from ..board import BOARD
 from ..cities import city_at, hex_food, room, touches
 from ..components import ARCHES, NEEDS_LAKE, SERVICES, WATER
 from ..construction import found_source
+from ..placement import city_at_neighbour
 from ..relocation import winners_against
 from ..state import GameState
-from ..turn import built_kind, card_cost, city_at_neighbour
+from ..turn import built_kind, card_cost
 from .evaluate import CityFacts, Evaluator, city_facts, new_city_facts, with_building
 
 POLL_VP = 0.3
