@@ -6,7 +6,7 @@ from __future__ import annotations
 from . import clock
 from .base import ServiceBase, log
 from .errors import CittaError, NotAllowed, NotSeated
-from .results import Message, Outcome, User
+from .results import Message, Outcome, Post, User
 
 
 class VacationError(CittaError):
@@ -35,7 +35,8 @@ class AbsenceMixin(ServiceBase):
         game = self._restore(row)
         turn = " It is their turn now." if seat.seat in game.pending_seats() else ""
         text = f"🔁 <@{new.id}> takes over {seat.name}'s seat from <@{old.id}>.{turn}"
-        return Outcome(Message("Done.", ephemeral=True), Message(text, mentions=(new.id,)), game=row.id)
+        note = Message(text, mentions=(new.id,))
+        return await self._told(row, Outcome(Message("Done.", ephemeral=True), note, game=row.id))
 
     async def vacation(self, user_id: int, *, channel: int, days: int) -> Outcome:
         """Pause the user's clock for ``days`` (0 ends a vacation and gives back the days unused)."""
@@ -54,7 +55,8 @@ class AbsenceMixin(ServiceBase):
                 row.id, me.seat, until=None, used=max(0, used - unused), year=year, shift=-(current - now)
             )
             text = f"🏖 {me.name} is back from vacation; their clock runs again."
-            return Outcome(Message(f"Welcome back. {unused} day(s) returned.", ephemeral=True), Message(text))
+            welcome = Message(f"Welcome back. {unused} day(s) returned.", ephemeral=True)
+            return await self._told(row, Outcome(welcome, Message(text), game=row.id))
         if days < 0 or used + days > allowance:
             left = max(0, allowance - used)
             raise VacationError(f"You have {left} of {allowance} vacation days left this year in this game.")
@@ -66,12 +68,15 @@ class AbsenceMixin(ServiceBase):
             f"🏖 {me.name} is on vacation until <t:{until}:f>: their clock is paused, no reminders "
             f"({allowance - used - days} of {allowance} days left this year)."
         )
-        return Outcome(Message("Have a good time!", ephemeral=True), Message(text), game=row.id)
+        return await self._told(
+            row, Outcome(Message("Have a good time!", ephemeral=True), Message(text), game=row.id)
+        )
 
     async def come_back(
         self, user_id: int, *, channel: int | None = None, game_id: int | None = None
     ) -> Message | None:
-        """A player the bot played for gets their seat back; the channel note, or None."""
+        """A player the bot played for gets their seat back; the channel note (stored for
+        delivery), or None."""
         row = await (
             self.storage.game(game_id) if game_id is not None else self.storage.open_game(channel or 0)
         )
@@ -80,4 +85,6 @@ class AbsenceMixin(ServiceBase):
         seat = next((s for s in await self.storage.seats(row.id) if s.user_id == user_id), None)
         if seat is None or not seat.away or not await self.storage.come_back(row.id, seat.seat):
             return None
-        return Message(f"👋 {seat.name} is back and plays their own seat again.")
+        note = Message(f"👋 {seat.name} is back and plays their own seat again.")
+        await self.storage.enqueue(row.id, [Post(row.channel, note)], self.now())
+        return note

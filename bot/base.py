@@ -15,8 +15,10 @@ from typing import Protocol, TypeVar, cast
 from engine import Game, View
 
 from .errors import NoGame, NotSeated
+from .results import Outcome, Post
 from .rows import GameRow, SeatRow
 from .storage import Storage
+from .workers import ThreadWorkers, Workers
 
 log = logging.getLogger("bot.service")
 ATTEMPTS = 3
@@ -43,9 +45,12 @@ class ServiceBase:
         renderer: Renderer | None = default_renderer,
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] = lambda: _secrets.randbits(63),
+        workers: Workers | None = None,
     ) -> None:
         self.storage = storage
         self.renderer = renderer
+        self.workers: Workers = workers or ThreadWorkers()
+        """Where computer players think and boards are drawn (worker processes in the bot)."""
         self.clock = clock
         """The time (seconds since the epoch); tests inject their own to drive deadlines."""
         self.seeds = seeds
@@ -99,12 +104,19 @@ class ServiceBase:
             raise NotSeated(f"You are not playing in this game (the players are {players}).")
         return mine, seats
 
+    async def _told(self, row: GameRow, outcome: Outcome) -> Outcome:
+        """Store the outcome's announcement (a plain channel post) for delivery."""
+        if outcome.announcement is None:
+            return outcome
+        post = Post(row.channel, outcome.announcement)
+        return outcome.stored(await self.storage.enqueue(row.id, [post], self.now()))
+
     async def render(self, view: View, highlight: list[str]) -> bytes | None:
-        """The board PNG, rendered in a worker thread; None (and a log line) if it fails."""
+        """The board PNG, drawn by a worker; None (and a log line) if it fails."""
         if self.renderer is None:
             return None
         try:
-            return await asyncio.to_thread(self.renderer, view, highlight=highlight)
+            return await self.workers.call(self.renderer, view, highlight=highlight)
         except Exception:
             log.exception("Rendering the board failed; posting without the image")
             return None

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -12,13 +13,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from .delivery import Deliverer, blocked_text
 from .errors import CittaError
-from .results import Message
+from .results import Message, Outcome
 from .service import CittaService, Renderer, default_renderer
-from .ui import CittaButton, reply, send_post
+from .ui import CittaButton, reply
+from .workers import ProcessWorkers, Workers
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.cogs.game",)
+ANNOUNCE_WAIT = 8.0
+"""Seconds a command waits for its announcement to be posted, to tell the actor if it cannot be."""
 
 
 def intents() -> discord.Intents:
@@ -43,6 +48,7 @@ class CittaBot(commands.Bot):
         sync_commands: bool = True,
         tick_seconds: float = 60.0,
         clock: Callable[[], float] = time.time,
+        workers: Workers | None = None,
         **options: Any,
     ) -> None:
         options.setdefault("intents", intents())
@@ -53,7 +59,12 @@ class CittaBot(commands.Bot):
         self.renderer = renderer
         self.sync_commands = sync_commands
         self.clock = clock
+        self.workers: Workers = workers or ProcessWorkers()
         self._service: CittaService | None = None
+        self._deliverer: Deliverer | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._advancing: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
         self.clock_loop = tasks.loop(seconds=tick_seconds)(self.tick)
         self.clock_loop.before_loop(self._before_tick)
 
@@ -63,13 +74,24 @@ class CittaBot(commands.Bot):
             raise RuntimeError("The bot is not set up yet (setup_hook has not run).")
         return self._service
 
+    @property
+    def deliverer(self) -> Deliverer:
+        if self._deliverer is None:
+            raise RuntimeError("The bot is not set up yet (setup_hook has not run).")
+        return self._deliverer
+
     async def setup_hook(self) -> None:
-        self._service = await CittaService.open(self.db_path, renderer=self.renderer, clock=self.clock)
+        self._service = await CittaService.open(
+            self.db_path, renderer=self.renderer, clock=self.clock, workers=self.workers
+        )
+        self._deliverer = Deliverer(self, self._service.storage)
+        self._service.storage.on_enqueue = self._deliverer.wake
         self.tree.error(self.on_app_command_error)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         self.add_dynamic_items(CittaButton)
         self.clock_loop.start()
+        self._spawn(self._start_up())
         if self.sync_commands:
             if self.dev_guild is not None:
                 guild = discord.Object(id=self.dev_guild)
@@ -82,15 +104,75 @@ class CittaBot(commands.Bot):
     async def _before_tick(self) -> None:
         await self.wait_until_ready()
 
+    async def _start_up(self) -> None:
+        """Once connected: warm the workers, send what the outbox still holds (a crash may have
+        left posts unsent), and let the computer players answer where a crash interrupted them."""
+        await self.wait_until_ready()
+        if isinstance(self.workers, ProcessWorkers):
+            await self.workers.start()
+        self._spawn(self.deliverer.run())
+        for row in await self.service.storage.active_games():
+            if row.status == "active":
+                self.advance(row.id)
+
+    def _spawn(self, job: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.create_task(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
     async def tick(self) -> None:
-        """One turn of the clock: the service decides and stores, then we post (never raises)."""
+        """One turn of the clock: the service decides and stores; the outbox sends (never raises)."""
         try:
-            posts = await self.service.tick()
+            await self.service.tick()
         except Exception:
             log.exception("The clock tick failed")
+
+    def advance(self, game_id: int) -> None:
+        """Let the computer players (and the seats the bot plays) answer in the background, one
+        task per game; asked again while it runs, it looks once more when done."""
+        running = self._advancing.get(game_id)
+        if running is not None and not running.done():
+            self._again.add(game_id)
             return
-        for post in posts:
-            await send_post(self, post)
+        self._advancing[game_id] = self._spawn(self._advance(game_id))
+
+    async def _advance(self, game_id: int) -> None:
+        while True:
+            self._again.discard(game_id)
+            try:
+                await self.service.advance(game_id)
+            except Exception:
+                log.exception("The computer players of game %s failed", game_id)
+                return
+            if game_id not in self._again:
+                return
+
+    async def announce(self, outcome: Outcome) -> str | None:
+        """Send the outcome's stored announcement and let the bot's seats answer; what the actor
+        must be told when it cannot be posted (None: it was posted, or is on its way)."""
+        if outcome.game:
+            self.advance(outcome.game)
+        if not outcome.outbox:
+            return None
+        self.deliverer.wake()
+        results = await self.deliverer.wait(outcome.outbox, ANNOUNCE_WAIT)
+        if any(r.state == "held" for r in results.values()):
+            return "⚠️ Your move is stored, but this game's channel is gone, so the game is paused."
+        missing = next((r.missing for r in results.values() if r.missing), None)
+        if missing is None:
+            return None
+        channel = await self.service.storage.game(outcome.game)
+        return blocked_text(outcome.game, channel.channel if channel else 0, missing)
+
+    async def on_guild_channel_update(self, before: Any, after: Any) -> None:
+        self.deliverer.wake()  # permissions may have been granted
+
+    async def on_thread_update(self, before: Any, after: Any) -> None:
+        self.deliverer.wake()
+
+    async def on_guild_role_update(self, before: Any, after: Any) -> None:
+        self.deliverer.wake()
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (id %s) in %d server(s)", self.user, getattr(self.user, "id", "?"),
@@ -118,7 +200,11 @@ class CittaBot(commands.Bot):
 
     async def close(self) -> None:
         self.clock_loop.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
         await super().close()
+        self.workers.close()
         if self._service is not None:
             await self._service.close()
             self._service = None

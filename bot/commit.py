@@ -1,24 +1,26 @@
-"""Storing moves and announcing them (part of the service layer).
+"""Storing moves with their announcements (part of the service layer).
 
-After a player's move the bot answers at once for every seat it plays (computer players,
-resigned players, absent players under the deadline policy) until a human must decide; all
-those moves are stored in one transaction, with the clocks of the seats we now wait for, and
-only then announced.
+A change to a game and everything that announces it (the channel post with its board,
+mentions and buttons, and the direct messages) are stored in one transaction: the post
+waits in the outbox until the delivery task has sent it, so a crash can delay an
+announcement but never lose it. The bot's own seats (computer players, resigned and absent
+players) are played by `advance` after a player's move has been stored and announced, one
+move and one post at a time, thinking in a worker process.
 """
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine import Action, Event, Game
 
 from . import clock, summary
-from .base import ServiceBase
-from .computer import decide, played_for
-from .results import Button, DirectMessage, Message, Outcome, custom_id
-from .rows import Clock, GameRow, GameSettings, MoveRow, SeatRow, Secret
+from .base import ServiceBase, log
+from .computer import played_for
+from .results import Button, DirectMessage, Message, Outcome, Post, custom_id
+from .rows import Clock, GameRow, MoveRow, SeatRow, Secret
+from .workers import decide_move, plan_moves
 
 Stage = tuple[int, str, int]
 
@@ -41,30 +43,53 @@ def stage(game: Game) -> Stage:
     return v.year, v.phase, v.round
 
 
-def bot_moves(
-    game: Game, seats: list[SeatRow], settings: GameSettings, version: int, also: Collection[int] = ()
-) -> list[Made]:
-    """The bot's moves for the seats it plays (and ``also``) until a human must decide."""
-    by_seat = {s.seat: s for s in seats}
-    gone = {s.seat for s in seats if s.played_by_bot} | set(also)
-    made: list[Made] = []
-    while not game.is_over and (todo := [s for s in game.pending_seats() if s in gone]):
-        seat = by_seat[todo[0]]
-        if seat.seat in also and not seat.played_by_bot and not seat.resigned:
-            seat = replace(seat, away=True)
-        move, how = decide(game, seat, settings, seed=version + len(made))
-        made.append(Made(seat.seat, move, game.play(seat.seat, move), auto=True, how=how))
-    return made
-
-
 class CommitMixin(ServiceBase):
-    """Playing the bot's seats, storing a batch of moves, building the announcement."""
+    """Playing the bot's seats, storing a batch of moves with the post that announces it."""
 
     async def _bot_moves(
         self, game: Game, seats: list[SeatRow], row: GameRow, also: Collection[int] = ()
     ) -> list[Made]:
-        """`bot_moves` in a worker thread (a strong computer player thinks for a while)."""
-        return await asyncio.to_thread(bot_moves, game, seats, row.settings, row.version, also)
+        """The bot's moves for its seats (and ``also``) until a human must decide, planned in a
+        worker and played here on ``game``."""
+        if not any(s in {x.seat for x in seats if x.played_by_bot} | set(also) for s in game.pending_seats()):
+            return []
+        planned = await self.workers.call(
+            plan_moves, game.snapshot(), game.record().model_dump(mode="json"), seats, row.settings,
+            row.version, frozenset(also),
+        )  # fmt: skip
+        return [Made(seat, move, game.play(seat, move), auto=True, how=how) for seat, move, how in planned]
+
+    async def advance(self, game_id: int) -> list[Outcome]:
+        """Play the seats the bot plays, one move (one commit, one post) at a time, until a human
+        must decide or the game ends. Each move is thought out in a worker without holding the
+        game's lock; a move stored meanwhile makes it think again on the new position."""
+        outcomes: list[Outcome] = []
+        while True:
+            row = await self.storage.game(game_id)
+            if row is None or row.status != "active" or row.paused is not None:
+                return outcomes
+            seats = await self.storage.seats(game_id)
+            by_seat = {s.seat: s for s in seats}
+            game = self._restore(row)
+            todo = [s for s in game.pending_seats() if by_seat[s].played_by_bot]
+            if game.is_over or not todo:
+                return outcomes
+            seat = by_seat[todo[0]]
+            assert row.snapshot is not None and row.record is not None
+            move, how = await self.workers.call(
+                decide_move, row.snapshot, row.record, seat, row.settings, row.version
+            )
+            async with self.game_lock(game_id):
+                now_row = await self.storage.game(game_id)
+                if now_row is None or now_row.version != row.version:
+                    continue
+                before = stage(game)
+                made = [Made(seat.seat, move, game.play(seat.seat, move), auto=True, how=how)]
+                batch = await self.storage.last_batch_id(game_id)
+                outcome = await self._commit(row, game, seats, made, actor=None, before=before, batch=batch)
+            if outcome is not None:
+                log.info("game %s: the bot played %s for seat %s", game_id, move, seat.seat)
+                outcomes.append(outcome)
 
     def _clocks(
         self, row: GameRow, game: Game, seats: list[SeatRow], gone: Collection[int] = ()
@@ -81,8 +106,9 @@ class CommitMixin(ServiceBase):
     async def _commit(
         self, row: GameRow, game: Game, seats: list[SeatRow], made: list[Made], *, actor: SeatRow | None,
         before: Stage | None = None, resign: int | None = None, away: Collection[int] = (), lead: str = "",
+        batch: int | None = None,
     ) -> Outcome | None:  # fmt: skip
-        """Store the moves; None when another move got in first. Then build the announcement."""
+        """Store the moves with their announcement; None when another move got in first."""
         year = game.view(None).year
         rows, notes = [], []
         for k, m in enumerate(made, start=row.version + 1):
@@ -97,15 +123,24 @@ class CommitMixin(ServiceBase):
         lit = summary.highlight(events)
         status = "over" if game.is_over else "active"
         gone = {*away, *([resign] if resign is not None else [])}
-        ok = await self.storage.commit_moves(
+        version = row.version + len(made)
+        outcome = await self._outcome(row, version, game, seats, made, actor=actor, resign=resign, lead=lead,
+                                      lit=lit, before=before)  # fmt: skip
+        ids = await self.storage.commit_moves(
             row.id, based_on=row.version, moves=rows, record=game.record().model_dump(mode="json"),
             snapshot=game.snapshot(), status=status, highlight=lit, secrets=notes, now=self.now(),
             resign=resign, clocks=self._clocks(row, game, seats, gone), restart={m.seat for m in made},
-            away=away,
+            away=away, posts=[Post(row.channel, outcome=outcome)], batch=batch,
         )  # fmt: skip
-        if not ok:
+        if ids is None:
             return None
-        version = row.version + len(made)
+        return outcome.stored(ids)
+
+    async def _outcome(
+        self, row: GameRow, version: int, game: Game, seats: list[SeatRow], made: list[Made], *,
+        actor: SeatRow | None, resign: int | None, lead: str, lit: list[str], before: Stage | None,
+    ) -> Outcome:  # fmt: skip
+        """The announcement of ``made`` (the channel post and the DMs) and the actor's reply."""
         by_seat = {s.seat: s for s in seats}
         lines = [lead] if lead else []
         for m in made:

@@ -15,7 +15,7 @@ from . import summary
 from .commit import CommitMixin
 from .computer import levels
 from .errors import LobbyError, NoGame, NotAllowed
-from .results import Button, Message, Outcome, User, custom_id
+from .results import Button, Message, Outcome, Post, User, custom_id
 from .storage import ChannelBusy, GameRow, SeatRow
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -93,17 +93,31 @@ class LobbyMixin(CommitMixin):
         )
         return Message(text, buttons=buttons)
 
-    async def _lobby_row(self, game_id: int) -> GameRow:
+    async def _lobby_row(self, game_id: int, user_id: int | None = None) -> GameRow:
+        """The lobby; LobbyError saying what became of it (and of the user) when it is no lobby."""
         row = await self.storage.game(game_id)
         if row is None:
             raise NoGame("There is no such game.")
-        if row.status != "lobby":
-            raise LobbyError("This lobby is closed: the game has started or was abandoned.")
-        return row
+        if row.status == "lobby":
+            return row
+        if row.status == "abandoned":
+            raise LobbyError("This lobby was closed; `/citta new` opens a new one.")
+        seats = await self.storage.seats(game_id)
+        mine = next((s for s in seats if s.user_id == user_id), None)
+        if mine is not None:
+            raise LobbyError(f"The game has already started, and you are in it (seat {mine.seat + 1}).")
+        raise LobbyError("The game has already started without you; `/citta new` opens another one.")
 
     async def join(self, game_id: int, user: User) -> Outcome:
-        """Join a lobby. The reply is the updated lobby message (to edit in place)."""
-        row = await self._lobby_row(game_id)
+        """Join a lobby. The reply is the updated lobby message (to edit in place).
+
+        Lobby changes of one game happen one at a time; a Join that finds the game started
+        (by a simultaneous press) says whether the presser is in it."""
+        async with self.game_lock(game_id):
+            return await self._join(game_id, user)
+
+    async def _join(self, game_id: int, user: User) -> Outcome:
+        row = await self._lobby_row(game_id, user.id)
         limit = row.players_wanted or MAX_PLAYERS
         result = await self.storage.join_lobby(game_id, user.id, clean_name(user.name), limit, self.now())
         if result == "already":
@@ -111,15 +125,20 @@ class LobbyMixin(CommitMixin):
         if result == "full":
             raise LobbyError(f"The game is full ({limit} players).")
         if result == "closed":
-            raise LobbyError("This lobby is closed: the game has started or was abandoned.")
+            await self._lobby_row(game_id, user.id)  # raises, saying what became of the lobby
+            raise LobbyError("This lobby is closed.")
         seats = await self.storage.seats(game_id)
         if row.players_wanted and len(seats) >= row.players_wanted:
-            return await self._start(row, seats)
+            return await self._start(row, seats, user.id)
         return Outcome(reply=await self.lobby_message(game_id), game=game_id)
 
     async def leave(self, game_id: int, user: User) -> Outcome:
         """Leave a lobby (a leaving host hands the lobby to the next player; empty lobbies close)."""
-        await self._lobby_row(game_id)
+        async with self.game_lock(game_id):
+            return await self._leave(game_id, user)
+
+    async def _leave(self, game_id: int, user: User) -> Outcome:
+        await self._lobby_row(game_id, user.id)
         result, _ = await self.storage.leave_lobby(game_id, user.id, self.now())
         if result == "not_in":
             raise LobbyError("You are not in this game.")
@@ -136,6 +155,11 @@ class LobbyMixin(CommitMixin):
             raise NotAllowed("Only the host can add a computer player.")
         if level not in levels():
             raise LobbyError(f"The computer levels are {', '.join(levels())}.")
+        async with self.game_lock(row.id):
+            return await self._add_ai(row, user, level)
+
+    async def _add_ai(self, row: GameRow, user: User, level: str) -> Outcome:
+        row = await self._lobby_row(row.id, user.id)
         seats = await self.storage.seats(row.id)
         k = 1 + sum(1 for s in seats if s.computer)
         limit = row.players_wanted or MAX_PLAYERS
@@ -145,46 +169,46 @@ class LobbyMixin(CommitMixin):
         if result != "joined":
             raise LobbyError("This lobby is closed: the game has started or was abandoned.")
         seats = await self.storage.seats(row.id)
+        joined = f"🤖 Computer {k} ({level}) joins"
         if row.players_wanted and len(seats) >= row.players_wanted:
-            return await self._start(row, seats)
-        return Outcome(reply=await self.lobby_message(row.id), game=row.id)
+            started = await self._start(row, seats, user.id)
+            return replace(started, reply=Message(f"{joined}; the game begins.", ephemeral=True))
+        lobby = await self.lobby_message(row.id)
+        return await self._told(
+            row, Outcome(Message(f"{joined} the lobby.", ephemeral=True), lobby, game=row.id)
+        )
 
     async def start(self, game_id: int, user: User) -> Outcome:
         """The host starts the game: seats are fixed, a secret seed drawn, the first move asked."""
-        row = await self._lobby_row(game_id)
-        if user.id != row.host:
-            raise NotAllowed("Only the host can start the game.")
-        seats = await self.storage.seats(game_id)
-        if len(seats) < MIN_PLAYERS:
-            raise LobbyError(f"At least {MIN_PLAYERS} players are needed; invite someone to press Join.")
-        return await self._start(row, seats)
+        async with self.game_lock(game_id):
+            row = await self._lobby_row(game_id, user.id)
+            if user.id != row.host:
+                raise NotAllowed("Only the host can start the game.")
+            seats = await self.storage.seats(game_id)
+            if len(seats) < MIN_PLAYERS:
+                raise LobbyError(f"At least {MIN_PLAYERS} players are needed; invite someone to press Join.")
+            return await self._start(row, seats, user.id)
 
-    async def _start(self, row: GameRow, seats: list[SeatRow]) -> Outcome:
+    async def _start(self, row: GameRow, seats: list[SeatRow], user_id: int) -> Outcome:
+        """Start the game and store its announcement; the computer players move afterwards
+        (`advance`). Another process that changed the lobby first is reported as it is."""
         names = unique_names([s.name for s in seats])
         seed = self.seeds()
         game = Game.new(names, seed=seed, setup=row.setup)  # type: ignore[arg-type]
         lit = summary.highlight(game.setup_events)
-        ok = await self.storage.start_game(
-            row.id, users=[s.user_id for s in seats], seed=seed, record=game.record().model_dump(mode="json"),
-            snapshot=game.snapshot(), highlight=lit, now=self.now(), clocks=self._clocks(row, game, seats),
-        )  # fmt: skip
-        if not ok:
-            raise LobbyError("The lobby changed at that moment; look at it again and press Start.")
         humans = [s.user_id for s in seats if not s.computer]
         order = ", ".join(f"{who(s)} as {n}" for s, n in zip(seats, names, strict=True))
         text = f"**La Città** game {row.id} begins ({row.setup} setup): {order}.\n"
         text += summary.summary_line(game.setup_events)
-        started = await self.storage.game(row.id)
-        assert started is not None
-        made = await self._bot_moves(game, seats, started)
-        outcome = await self._commit(started, game, seats, made, actor=None, lead=text) if made else None
-        if outcome is not None and outcome.announcement is not None:
-            announcement = outcome.announcement
-        else:
-            announcement = await self._announce(row.id, 0, game, seats, text, lit)
-        mentions = tuple(dict.fromkeys([*announcement.mentions, *humans]))
-        return Outcome(
-            reply=await self.lobby_message(row.id),
-            announcement=replace(announcement, mentions=mentions),
-            game=row.id,
-        )
+        announcement = await self._announce(row.id, 0, game, seats, text, lit)
+        announcement = replace(announcement, mentions=tuple(dict.fromkeys([*announcement.mentions, *humans])))
+        outcome = Outcome(reply=Message(""), announcement=announcement, game=row.id)
+        ids = await self.storage.start_game(
+            row.id, users=[s.user_id for s in seats], seed=seed, record=game.record().model_dump(mode="json"),
+            snapshot=game.snapshot(), highlight=lit, now=self.now(), clocks=self._clocks(row, game, seats),
+            posts=[Post(row.channel, outcome=outcome)],
+        )  # fmt: skip
+        if ids is None:
+            await self._lobby_row(row.id, user_id)  # it started meanwhile, or was closed: say so
+            raise LobbyError("The players changed at that moment; look at the lobby again and press Start.")
+        return replace(outcome, reply=await self.lobby_message(row.id)).stored(ids)

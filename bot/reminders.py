@@ -2,7 +2,8 @@
 
 `tick` is called by the bot's background task (every minute) and by tests with their own
 clock. Everything it decides comes from stored clocks, so a restart loses nothing: it stores
-first (the policy's moves, who was reminded) and returns the `Post`s to send afterwards.
+the policy's moves and who was reminded together with the `Post`s that tell it (the outbox
+sends them), and returns those posts.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ class TickMixin(CommitMixin):
             try:
                 async with self.game_lock(game_id):
                     row = await self.storage.game(game_id)
-                    if row is not None and row.status == "active":
+                    if row is not None and row.status == "active" and row.paused is None:
                         posts.extend(await self._tick_game(row, await self.storage.clocks(game_id)))
             except Exception:  # one broken game must not stop the others' clocks
                 log.exception("The clock of game %s failed", game_id)
@@ -65,12 +66,13 @@ class TickMixin(CommitMixin):
             and not clock.in_quiet(prefs[by_seat[c.seat].user_id], now)
         ]  # fmt: skip
         if due:
-            await self.storage.mark_reminded(row.id, [c.seat for c in due], now)
             posts.append(self._reminder(row, game, due, by_seat, {u: p.remind_by for u, p in prefs.items()}))
         stuck = [c for c in live if (t := clock.stalled_at(c, settings)) is not None and now >= t]
         if stuck:
-            await self.storage.mark_stalled(row.id, [c.seat for c in stuck])
             posts.append(self._stalled(row, stuck, by_seat))
+        if posts:
+            await self.storage.remind(row.id, reminded=[c.seat for c in due], stalled=[c.seat for c in stuck],
+                                      posts=posts, now=now)  # fmt: skip
         return posts
 
     async def _apply_policy(

@@ -131,6 +131,12 @@ class Outcome:
     peek_button: Button | None = None
     names: dict[int, str] = field(default_factory=dict)
     """Display names by user id, for the fallback text."""
+    outbox: tuple[int, ...] = ()
+    """The outbox ids of the stored announcement (set once it is stored; the delivery task sends it)."""
+
+    def stored(self, ids: list[int]) -> Outcome:
+        """This outcome, its announcement stored in the outbox under ``ids``."""
+        return replace(self, outbox=tuple(ids))
 
     def announcement_for(self, failed: set[int] | frozenset[int] = frozenset()) -> Message | None:
         """The channel message, saying (without revealing anything) whose DMs failed."""

@@ -46,6 +46,10 @@ class GameRow:
     created_at: int
     updated_at: int
     settings: GameSettings = field(default_factory=GameSettings)
+    paused: str | None = None
+    """Why the game cannot go on in its channel (deleted, a locked thread); None: it can."""
+    blocked: str | None = None
+    """The permissions the bot lacks in the channel, once the table was told; None: none."""
 
 
 @dataclass(frozen=True)
@@ -128,3 +132,25 @@ class Prefs:
     utc_offset: int = 0
     """Minutes east of UTC."""
     remind_by: RemindBy = "mention"
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """An announcement in the outbox (see `bot.envelope`): sent in id order per channel."""
+
+    id: int
+    game: int | None
+    channel: int
+    version: int | None
+    payload: str
+    image: bytes | None
+    nonce: str
+    dms_done: dict[int, int]
+    """Index of each DM tried: its message id, or 0 when it could not be delivered."""
+    state: str
+    attempts: int = 0
+    tried_at: int | None = None
+    next_try: int = 0
+    message_id: int | None = None
+    error: str | None = None
+    created_at: int = 0

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import Action, Game, IllegalMove
+from engine import Action, Game, IllegalMove, MalformedMove
 from engine.cities import city_at, room
 
 from . import clock, summary
@@ -18,7 +18,7 @@ from .absence import AbsenceMixin
 from .base import ATTEMPTS, Renderer, ServiceBase, default_renderer, log
 from .choices import choices_for
 from .commit import CommitMixin, Made, stage
-from .errors import AlreadyMade, MoveRefused, NoGame, NotAllowed
+from .errors import AlreadyMade, CittaError, MoveRefused, NoGame, NotAllowed
 from .lobby import LobbyMixin
 from .recap import RecapMixin
 from .reminders import TickMixin
@@ -29,6 +29,14 @@ from .settings import SettingsMixin
 from .undo import UndoMixin
 
 __all__ = ["CittaService", "Renderer", "ServiceBase", "default_renderer"]
+
+
+def _canonical(text: str) -> str | None:
+    """The notation's canonical form of a typed move; None when it does not parse."""
+    try:
+        return str(Action.parse(text))
+    except MalformedMove:
+        return None
 
 
 def _tag(seat: SeatRow, now: int) -> str:
@@ -62,16 +70,20 @@ class CittaService(
     ) -> Outcome:
         """Play ``text`` for the user's seat; raises a `CittaError` (nothing stored) if refused.
 
-        ``based_on`` is the game version the player saw (buttons carry it): if the seat has
-        moved since, the move was already made. A move that loses the race against another
-        move is checked again on the new position.
+        ``based_on`` is the game version the player saw: a button carries it; for a typed move
+        it is the version when the request arrived. If the seat has moved since (for a typed
+        move: made this same move since), the move was already made, so a second copy of the
+        same request applies once. A move that loses the race against another move is checked
+        again on the new position. The seats the bot plays answer afterwards (`advance`).
         """
         first = await self._game_row(channel, game_id)
         async with self.game_lock(first.id):
-            return await self._play(user_id, text, first.id, based_on, seat, confirmed)
+            return await self._play(
+                user_id, text, first.id, first.version if based_on is None else based_on, seat, confirmed
+            )
 
     async def _play(
-        self, user_id: int, text: str, game_id: int, based_on: int | None, seat: int | None, confirmed: bool
+        self, user_id: int, text: str, game_id: int, based_on: int, seat: int | None, confirmed: bool
     ) -> Outcome:
         for _ in range(ATTEMPTS):
             row = await self._game_row(None, game_id)
@@ -85,29 +97,47 @@ class CittaService(
                 await self.storage.come_back(row.id, me.seat)
                 me = replace(me, away=False)
                 seats = [me if s.seat == me.seat else s for s in seats]
-            if based_on is None:
-                based_on = row.version
-            elif based_on > row.version:
+            if based_on > row.version:
                 raise NotAllowed("That button does not belong to this game's current position.")
-            if based_on < row.version and await self.storage.moved_since(row.id, based_on, me.seat):
+            same = None if seat is not None else _canonical(text)
+            copy = seat is not None or same is not None
+            if (
+                copy
+                and based_on < row.version
+                and await self.storage.moved_since(row.id, based_on, me.seat, same)
+            ):
                 raise AlreadyMade("That move was already made.")
             game = self._restore(row)
             try:
                 action, _ = game.check(me.seat, text)
             except IllegalMove as e:
-                raise MoveRefused(str(e)) from None
+                raise await self._refusal(row, game, me, text, e) from None
             if not confirmed and (warning := self._warning(game, action)):
                 cid = custom_id(row.id, row.version, me.seat, move=str(action))
                 button = Button(f"Play {action} anyway", cid, "danger")
                 return Outcome(reply=Message(warning, ephemeral=True, buttons=(button,)), game=row.id)
             before = stage(game)
             made = [Made(me.seat, action, game.play(me.seat, action))]
-            made += await self._bot_moves(game, seats, row)
             outcome = await self._commit(row, game, seats, made, actor=me, before=before)
             if outcome is not None:
                 log.info("game %s: seat %s played %s", row.id, me.seat, action)
                 return outcome
         raise AlreadyMade("That move was already made.")
+
+    async def _refusal(
+        self, row: GameRow, game: Game, me: SeatRow, text: str, error: IllegalMove
+    ) -> CittaError:
+        """Why a move is refused. When it is the seat's last stored move (the player tries again,
+        e.g. after the bot restarted before announcing it), say that it counted."""
+        last = await self.storage.last_move_of(row.id, me.seat)
+        if last is not None and not last.auto and last.text == _canonical(text):
+            users = {s.seat: s.user_id for s in await self.storage.seats(row.id)}
+            waiting, _ = summary.next_line(game, users)
+            return AlreadyMade(
+                f"Your move `{last.text}` was already made (move {last.number}, <t:{last.created_at}:R>) "
+                f"and counts. {waiting}".strip()
+            )
+        return MoveRefused(str(error))
 
     @staticmethod
     def _warning(game: Game, action: Action) -> str | None:
@@ -210,7 +240,8 @@ class CittaService(
         row = await self._game_row(channel, None, active=False)
         if row.status == "lobby":
             left = await self.leave(row.id, User(user_id, ""))
-            return Outcome(Message("You left the lobby.", ephemeral=True), left.reply, game=row.id)
+            return await self._told(row, Outcome(Message("You left the lobby.", ephemeral=True), left.reply,
+                                                 game=row.id))  # fmt: skip
         row = await self._game_row(channel, None)
         async with self.game_lock(row.id):
             return await self._resign(row, user_id, channel)
@@ -226,7 +257,9 @@ class CittaService(
             if all(s.resigned or s.computer for s in seats):
                 await self.storage.set_status(row.id, "abandoned", now=self.now())
                 over = Message(f"{lead} Every player has resigned: the game is abandoned.")
-                return Outcome(Message("You resigned.", ephemeral=True), over, game=row.id)
+                return await self._told(
+                    row, Outcome(Message("You resigned.", ephemeral=True), over, game=row.id)
+                )
             before = stage(game)
             made = await self._bot_moves(game, seats, row)
             outcome = await self._commit(
@@ -259,6 +292,7 @@ class CittaService(
         if not await self.storage.set_status(row.id, "abandoned", now=self.now()):
             raise NoGame("That game is already finished.")
         log.info("game %s abandoned by user %s", row.id, user_id)
-        return Outcome(Message("The game is abandoned.", ephemeral=True),
-                       Message(f"<@{user_id}> abandoned game {row.id}. `/citta new` starts a new one."),
-                       game=row.id)  # fmt: skip
+        note = Message(f"<@{user_id}> abandoned game {row.id}. `/citta new` starts a new one.")
+        return await self._told(
+            row, Outcome(Message("The game is abandoned.", ephemeral=True), note, game=row.id)
+        )

@@ -85,7 +85,9 @@ class SettingsMixin(ServiceBase):
         )
         await self.storage.set_settings(row.id, new)
         text = f"⚙️ <@{user_id}> changed the settings of game {row.id}:\n{describe_settings(new)}"
-        return Outcome(Message("Settings saved.", ephemeral=True), Message(text), game=row.id)
+        return await self._told(
+            row, Outcome(Message("Settings saved.", ephemeral=True), Message(text), game=row.id)
+        )
 
     async def me(self, user_id: int, *, quiet: str | None = None, remind_by: str | None = None) -> Message:
         """Show or set the user's quiet hours (``22-08 UTC+1``, ``off``) and how to be reminded."""

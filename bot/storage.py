@@ -13,14 +13,15 @@ import asyncio
 import json
 import re
 import sqlite3
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
+from .results import Post
 from .rows import Clock, GameRow, GameSettings, MoveRow, Prefs, SeatRow, Secret
-from .storage_clocks import ClockStorage
+from .storage_outbox import OutboxStorage
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -49,7 +50,7 @@ def _events_json(move: MoveRow) -> str:
     return json.dumps([{"kind": k, "text": t} for k, t in move.events or []])
 
 
-class Storage(ClockStorage):
+class Storage(OutboxStorage):
     """The bot's database. Open with `Storage.open(path)`; close with `close()`."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
@@ -144,15 +145,41 @@ class Storage(ClockStorage):
             )
         return [self._move(r) for r in rows]
 
-    async def moved_since(self, game_id: int, version: int, seat: int) -> bool:
-        """Whether ``seat`` has made a move after the game was at ``version``."""
+    async def moved_since(self, game_id: int, version: int, seat: int, text: str | None = None) -> bool:
+        """Whether ``seat`` has made a move (``text``, when given) after the game was at ``version``."""
         async with self._lock:
             row = await self._one(
                 "SELECT 1 FROM moves WHERE game = ? AND number > ? AND seat = ? AND auto = 0 AND undone = 0 "
-                "LIMIT 1",
-                (game_id, version, seat),
+                "AND (? IS NULL OR text = ?) LIMIT 1",
+                (game_id, version, seat, text, text),
             )
         return row is not None
+
+    async def moves_after(self, game_id: int, version: int) -> bool:
+        """Whether a move (not taken back) was stored after the game was at ``version``."""
+        async with self._lock:
+            row = await self._one(
+                "SELECT 1 FROM moves WHERE game = ? AND number > ? AND undone = 0 LIMIT 1", (game_id, version)
+            )
+        return row is not None
+
+    async def last_move_of(self, game_id: int, seat: int) -> MoveRow | None:
+        """The seat's last move that was not taken back."""
+        async with self._lock:
+            row = await self._one(
+                "SELECT * FROM moves WHERE game = ? AND seat = ? AND undone = 0 ORDER BY number DESC LIMIT 1",
+                (game_id, seat),
+            )
+        return None if row is None else self._move(row)
+
+    async def last_batch_id(self, game_id: int) -> int | None:
+        """The batch of the game's last move that was not taken back (None: no move yet)."""
+        async with self._lock:
+            row = await self._one(
+                "SELECT batch FROM moves WHERE game = ? AND undone = 0 ORDER BY number DESC LIMIT 1",
+                (game_id,),
+            )
+        return None if row is None else row["batch"]
 
     async def secrets(self, game_id: int, seat: int, year: int) -> list[Secret]:
         async with self._lock:
@@ -247,23 +274,27 @@ class Storage(ClockStorage):
     async def start_game(
         self, game_id: int, *, users: list[int], seed: int, record: dict[str, Any],
         snapshot: dict[str, Any], highlight: list[str], now: int, clocks: list[Clock] | None = None,
-    ) -> bool:  # fmt: skip
-        """Turn a lobby into a running game; False when it is no longer a lobby or its members
-        are no longer ``users`` (in seat order)."""
+        posts: Sequence[Post] = (),
+    ) -> list[int] | None:  # fmt: skip
+        """Turn a lobby into a running game and store its announcement ``posts``: their outbox
+        ids, or None when it is no longer a lobby or its members are no longer ``users`` (in
+        seat order)."""
         async with self._lock:
             await self.db.execute("BEGIN IMMEDIATE")
             try:
                 rows = await self._all("SELECT user_id FROM seats WHERE game = ? ORDER BY seat", (game_id,))
                 if [r["user_id"] for r in rows] != users:
-                    return False
+                    return None
                 cur = await self.db.execute(
                     "UPDATE games SET status = 'active', seed = ?, record = ?, snapshot = ?, version = 0, "
                     "highlight = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
                     (seed, json.dumps(record), json.dumps(snapshot), json.dumps(highlight), now, game_id),
                 )
-                if cur.rowcount == 1 and clocks:
+                if cur.rowcount != 1:
+                    return None
+                if clocks:
                     await self._sync_clocks(game_id, clocks, ())
-                return cur.rowcount == 1
+                return await self._enqueue(game_id, posts, now, version=0)
             finally:
                 await self.db.execute("COMMIT")
 
@@ -286,13 +317,17 @@ class Storage(ClockStorage):
         snapshot: dict[str, Any], status: str, highlight: list[str], secrets: list[Secret],
         now: int, resign: int | None = None, clocks: list[Clock] | None = None,
         restart: Collection[int] = (), away: Collection[int] = (), undo: Collection[int] = (),
-    ) -> bool:  # fmt: skip
-        """Store moves made on the game at version ``based_on``, all in one transaction.
+        posts: Sequence[Post] = (), batch: int | None = None,
+    ) -> list[int] | None:  # fmt: skip
+        """Store moves made on the game at version ``based_on`` and the ``posts`` announcing them,
+        all in one transaction; the posts' outbox ids.
 
-        Returns False, changing nothing, when the game is no longer at that version (someone
+        Returns None, changing nothing, when the game is no longer at that version (someone
         else's move was stored first) or is not running. ``clocks`` are the seats we wait for
         now (see `_sync_clocks`); ``away`` seats are played for from now on; ``undo`` lists move
         numbers taken back (the version then still goes up by one, so old buttons stay stale).
+        ``batch`` joins the moves to an earlier batch (the computer players' answers to a move,
+        taken back with it); by default they are a batch of their own.
         """
         version = based_on + (len(moves) if not undo else 1)
         async with self._lock:
@@ -306,12 +341,12 @@ class Storage(ClockStorage):
                 )  # fmt: skip
                 if cur.rowcount != 1:
                     await self.db.execute("ROLLBACK")
-                    return False
+                    return None
                 await self.db.executemany(
                     "INSERT INTO moves (game, number, seat, text, summary, auto, created_at, reveals, batch, "
                     "events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(game_id, m.number, m.seat, m.text, m.summary, int(m.auto), now, int(m.reveals),
-                      based_on, _events_json(m)) for m in moves],
+                      based_on if batch is None else batch, _events_json(m)) for m in moves],
                 )  # fmt: skip
                 await self.db.executemany(
                     "INSERT INTO secrets (game, seat, year, move, kind, text) VALUES (?, ?, ?, ?, ?, ?)",
@@ -329,8 +364,9 @@ class Storage(ClockStorage):
                 )
                 if clocks is not None:
                     await self._sync_clocks(game_id, clocks, restart)
+                ids = await self._enqueue(game_id, posts, now, version=version)
             except BaseException:
                 await self.db.execute("ROLLBACK")
                 raise
             await self.db.execute("COMMIT")
-            return True
+            return ids

@@ -48,7 +48,7 @@ class ClockStorage:
             record=json.loads(row["record"]) if row["record"] else None,
             snapshot=json.loads(row["snapshot"]) if row["snapshot"] else None,
             highlight=json.loads(row["highlight"]), created_at=row["created_at"],
-            updated_at=row["updated_at"], settings=settings,
+            updated_at=row["updated_at"], settings=settings, paused=row["paused"], blocked=row["blocked"],
         )  # fmt: skip
 
     @staticmethod
@@ -140,19 +140,6 @@ class ClockStorage:
             await self.db.executemany(
                 "INSERT OR REPLACE INTO clocks (game, seat, since, paused) VALUES (?, ?, ?, ?)",
                 [(game_id, c.seat, c.since, c.paused) for c in clocks],
-            )
-
-    async def mark_reminded(self, game_id: int, seats: Collection[int], now: int) -> None:
-        async with self._lock:
-            await self.db.executemany(
-                "UPDATE clocks SET reminders = reminders + 1, last_reminded = ? WHERE game = ? AND seat = ?",
-                [(now, game_id, s) for s in seats],
-            )
-
-    async def mark_stalled(self, game_id: int, seats: Collection[int]) -> None:
-        async with self._lock:
-            await self.db.executemany(
-                "UPDATE clocks SET stalled = 1 WHERE game = ? AND seat = ?", [(game_id, s) for s in seats]
             )
 
     # --- seats ----------------------------------------------------------------------

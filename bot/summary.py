@@ -81,12 +81,15 @@ def asked(game: Game, seat: int) -> str:
 
 
 def next_line(game: Game, users: dict[int, int]) -> tuple[str, tuple[int, ...]]:
-    """``Next: @Ann to play a turn.`` and the user ids it mentions (``users`` maps seats)."""
+    """``Next: @Ann to play a turn.`` and the user ids it mentions (``users`` maps seats; a
+    computer player, with a negative id, is named, not mentioned)."""
     if game.is_over:
         return "", ()
     seats = game.pending_seats()
-    parts = [f"{mention(users[s])} to {asked(game, s)}" for s in seats]
-    return "Next: " + "; ".join(parts) + ".", tuple(users[s] for s in seats)
+    names = [p.name for p in game.view(None).players]
+    who = {s: mention(users[s]) if users[s] > 0 else f"🤖 {names[s]}" for s in seats}
+    parts = [f"{who[s]} to {asked(game, s)}" for s in seats]
+    return "Next: " + "; ".join(parts) + ".", tuple(users[s] for s in seats if users[s] > 0)
 
 
 def _label(text: str, prefix: str) -> str:
@@ -142,6 +145,15 @@ def peek_text(view: View, drawn: Sequence[str]) -> str:
     return f"Year {view.year}, only for you:\n" + "\n".join(lines)
 
 
+def count(n: int, one: str, many: str | None = None) -> str:
+    """``1 citizen``, ``2 citizens``.
+
+    >>> count(1, "citizen"), count(0, "complete city", "complete cities")
+    ('1 citizen', '0 complete cities')
+    """
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
 def standings(view: View) -> str:
     """Scores so far (or the final scores), one player a line."""
     lines = []
@@ -150,9 +162,9 @@ def standings(view: View) -> str:
         complete = sum(1 for c in p.cities if c.complete)
         score = final[p.seat] if final else p.score
         crown = " 🏆" if view.winners and p.seat in view.winners else ""
-        detail = f"{p.citizens} citizens, {complete} complete cit{'y' if complete == 1 else 'ies'}"
+        detail = f"{count(p.citizens, 'citizen')}, {count(complete, 'complete city', 'complete cities')}"
         if p.hunger_vp:
-            detail += f", −{p.hunger_vp} hunger"
+            detail += f", −{p.hunger_vp} for hunger"
         lines.append(f"**{p.name}** {score}{crown} ({detail}; {p.gold} gold)")
     head = "Final score" if final else "Score if the game ended now"
     return f"{head}:\n" + "\n".join(lines)

@@ -1,4 +1,5 @@
-"""The Discord side of the service results: sending messages, DMs, and the bot's buttons.
+"""The Discord side of the service results: replies, and the bot's buttons (channel posts and
+DMs go out through the outbox: `bot.delivery`).
 
 Every button is a `CittaButton` (a ``DynamicItem``) whose custom id says which game, which
 version, for whom and what (`bot.results.custom_id`); registered once at start-up, they work
@@ -10,12 +11,12 @@ from __future__ import annotations
 import io
 import logging
 import re
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
 from .errors import CittaError
-from .results import CUSTOM_ID_TEMPLATE, Button, ButtonRef, Message, Outcome, Post, User, parse_custom_id
+from .results import CUSTOM_ID_TEMPLATE, Button, ButtonRef, Message, Outcome, User, parse_custom_id
 
 if TYPE_CHECKING:
     from .service import CittaService
@@ -77,59 +78,23 @@ async def reply_error(interaction: discord.Interaction[Any], error: CittaError) 
     await reply(interaction, Message(f"⚠️ {error}", ephemeral=True))
 
 
-async def send_dm(client: discord.Client, user_id: int, text: str) -> bool:
-    """DM a user; False when it cannot be delivered (DMs closed, unknown user …)."""
-    try:
-        user = client.get_user(user_id) or await client.fetch_user(user_id)
-        await user.send(text)
-    except (discord.Forbidden, discord.NotFound):
-        return False
-    except discord.HTTPException:
-        log.warning("Direct message to user %s failed", user_id, exc_info=True)
-        return False
-    return True
+class Announcer(Protocol):
+    async def announce(self, outcome: Outcome) -> str | None: ...
 
 
 async def deliver(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
-    """The actor's private reply, the DMs, then the one channel message (after the commit)."""
-    await reply(interaction, outcome.reply)
-    failed = {dm.user_id for dm in outcome.dms if not await send_dm(interaction.client, dm.user_id, dm.text)}
-    msg = outcome.announcement_for(failed)
-    if msg is None:
-        return
-    try:
-        await interaction.followup.send(ephemeral=False, **message_kwargs(msg))
-    except discord.HTTPException:  # e.g. the interaction token expired: post in the channel
-        channel = interaction.channel
-        if not isinstance(channel, discord.abc.Messageable):
-            raise
-        await channel.send(**message_kwargs(msg))
+    """The actor's private reply. The announcement was stored with the change and goes out
+    through the outbox; the actor is told privately when it cannot be posted."""
+    if outcome.reply.text or outcome.reply.buttons:
+        await reply(interaction, outcome.reply)
+    await announce(interaction, outcome)
 
 
-async def post_note(interaction: discord.Interaction[Any], msg: Message) -> None:
-    """Post a short note in the interaction's channel, best effort (never fails the command)."""
-    channel = interaction.channel
-    try:
-        if isinstance(channel, discord.abc.Messageable):
-            await channel.send(**message_kwargs(msg))
-    except discord.HTTPException:
-        log.warning("Could not post a note in channel %s", interaction.channel_id, exc_info=True)
-
-
-async def send_post(client: discord.Client, post: Post) -> None:
-    """Send what the bot says on its own: the DMs first, then the channel message."""
-    failed = {dm.user_id for dm in post.direct if not await send_dm(client, dm.user_id, dm.text)}
-    msg = post.message_for(failed)
-    if msg is None:
-        return
-    try:
-        channel = client.get_channel(post.channel) or await client.fetch_channel(post.channel)
-        if not isinstance(channel, discord.abc.Messageable):
-            log.warning("Channel %s cannot receive messages", post.channel)
-            return
-        await channel.send(**message_kwargs(msg))
-    except discord.HTTPException:
-        log.warning("Could not post in channel %s", post.channel, exc_info=True)
+async def announce(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
+    """Have the outcome's stored announcement sent; a private note when it cannot be."""
+    problem = await cast(Announcer, interaction.client).announce(outcome)
+    if problem is not None:
+        await interaction.followup.send(problem, ephemeral=True)
 
 
 class CittaButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID_TEMPLATE):
@@ -174,13 +139,10 @@ async def press(interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
         kw.pop("file", None)
         await interaction.edit_original_response(content=kw["content"], view=kw.get("view"),
                                                  allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
-        if outcome.announcement is not None:
-            await interaction.followup.send(**message_kwargs(outcome.announcement))
+        await announce(interaction, outcome)
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
-    note = await svc.come_back(user.id, game_id=ref.game)
-    if note is not None:
-        await post_note(interaction, note)
+    await svc.come_back(user.id, game_id=ref.game)
     if ref.action == "peek":
         await reply(interaction, await svc.secrets(user.id, game_id=ref.game))
     elif ref.action == "abandon":

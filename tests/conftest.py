@@ -10,7 +10,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from test_bot_support import FakeClock, Table
+from test_bot_support import FakeClock, Table, open_service
+
+from bot.service import CittaService
 
 
 @pytest.fixture
@@ -19,3 +21,11 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
     await t.open()
     yield t
     await t.svc.close()
+
+
+@pytest.fixture
+async def svc(tmp_path: Path) -> AsyncIterator[CittaService]:
+    """A service on a fresh database, with the fake renderer and clock."""
+    service = await open_service(tmp_path / "citta.db")
+    yield service
+    await service.close()

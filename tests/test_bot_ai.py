@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_bot_support import CHANNEL, PLAYERS, Transcript, current, open_service
+from test_bot_support import CHANNEL, PLAYERS, Transcript, answered, current, open_service
 
 from bot.errors import LobbyError, NotAllowed
 from bot.results import Outcome
@@ -48,7 +48,8 @@ async def test_a_lobby_for_two_starts_when_the_computer_fills_it(tmp_path: Path)
     assert started.announcement is not None and "begins" in started.announcement.text
     assert "🤖 Computer 1 (random) as Computer 1" in started.announcement.text
     assert started.announcement.mentions == (ANN.id,), "only the human is pinged"
-    assert (await current(svc)).pending_seats() == [0], "the computer has already played if it began"
+    await svc.advance(started.game)
+    assert (await current(svc)).pending_seats() == [0], "the computer has played if it began"
     with pytest.raises(LobbyError, match="lobby"):
         await svc.add_ai(ANN, channel=CHANNEL)
     await svc.close()
@@ -59,13 +60,15 @@ async def test_a_game_against_a_computer_reaches_the_end_with_its_moves_marked(t
     svc = await open_service(db)
     game_id, _ = await _lobby_with_computer(svc)
     log = Transcript()
-    log.add(await svc.start(game_id, ANN))
+    for outcome in await answered(svc, await svc.start(game_id, ANN)):
+        log.add(outcome)
     rnd = random.Random(9)
     turns = 0
     while not (game := await current(svc)).is_over:
         assert game.pending_seats() == [0], "the computer never keeps the table waiting"
         move = str(rnd.choice(game.legal_moves(0)))
-        log.add(await svc.play(ANN.id, move, channel=CHANNEL, confirmed=True))
+        for outcome in await answered(svc, await svc.play(ANN.id, move, channel=CHANNEL, confirmed=True)):
+            log.add(outcome)
         turns += 1
         if turns == 20:  # the bot restarts in the middle
             await svc.close()
@@ -101,7 +104,7 @@ async def test_computers_and_the_deadline_do_not_remind_anyone_but_humans(tmp_pa
     clock = FakeClock()
     svc = await open_service(tmp_path / "a.db", clock=clock)
     game_id, _ = await _lobby_with_computer(svc)
-    await svc.start(game_id, ANN)
+    await answered(svc, await svc.start(game_id, ANN))
     assert [c.seat for c in await svc.storage.clocks(game_id)] == [0]
     clock.now = MIDNIGHT + 12 * 3600
     [post] = await svc.tick()

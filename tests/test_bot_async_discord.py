@@ -43,16 +43,19 @@ async def test_the_clock_reminds_by_dm_then_tells_the_channel_and_applies_the_po
         await bot.service.me(waiting.id, remind_by="dm")
         clock.now = MIDNIGHT + 12 * HOUR
         await bot.tick()
+        await bot.deliverer.settle()
         [dm] = fake.dms(waiting)
         assert "waits for you" in dm.content
         for hours in (24, 36, 48):
             clock.now = MIDNIGHT + hours * HOUR
             await bot.tick()
+        await bot.deliverer.settle()
         assert len(fake.dms(waiting)) == 3
         stalled = fake.messages()[-1]
         assert "stalled" in stalled.content and stalled.author == fake.bot_user
         await bot.service.settings(alice.id, channel=fake.channel.id, policy="skip")
         await bot.tick()
+        await bot.deliverer.settle()
         played = fake.messages()[-1]
         assert "Time is up" in played.content and "least harmful move" in played.content
 
@@ -68,6 +71,7 @@ async def test_a_reminder_that_cannot_be_sent_by_dm_becomes_a_mention(
         await bot.service.me(waiting.id, remind_by="dm")
         clock.now = MIDNIGHT + 12 * HOUR
         await bot.tick()
+        await bot.deliverer.settle()
         assert fake.dms(waiting) == []
         last = fake.messages()[-1]
         assert last.mentioned == [waiting.id] and waiting.id in last.pinged

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, Table, current, start_game
+from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, Table, answered, current, start_game
 
 from bot.errors import MoveRefused, NotAllowed, NotSeated
 from bot.results import User
@@ -58,7 +58,7 @@ async def _to_turn_of(svc: CittaService, seat: int, rnd: random.Random) -> None:
     while seat not in (game := await current(svc)).pending_seats():
         other = game.pending_seats()[0]
         move = str(rnd.choice(game.legal_moves(other)))
-        await svc.play(PLAYERS[other].id, move, channel=CHANNEL, confirmed=True)
+        await answered(svc, await svc.play(PLAYERS[other].id, move, channel=CHANNEL, confirmed=True))
 
 
 async def test_policy_computer_plays_for_the_absent_player_until_their_next_command(table: Table) -> None:
@@ -74,7 +74,8 @@ async def test_policy_computer_plays_for_the_absent_player_until_their_next_comm
         other = 1 - late
         await _to_turn_of(table.svc, other, rnd)
         move = str(rnd.choice((await current(table.svc)).legal_moves(other)))
-        outcome = await table.svc.play(PLAYERS[other].id, move, channel=CHANNEL, confirmed=True)
+        played = await table.svc.play(PLAYERS[other].id, move, channel=CHANNEL, confirmed=True)
+        *_, outcome = await answered(table.svc, played)
         assert late not in (await current(table.svc)).pending_seats()
     assert outcome.announcement is not None and "who is away: a computer player" in outcome.announcement.text
     autos = [m for m in await _moves(table.svc) if m[0] == late]

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, current, open_service, start_game
+from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, answered, current, open_service, start_game
 
 from bot.errors import MoveRefused, NoGame, NotAllowed, NotSeated
 from bot.results import parse_custom_id
@@ -144,10 +144,11 @@ async def test_the_undo_message_names_the_computers_answers_taken_back_with_the_
     await svc.add_ai(ANN, channel=CHANNEL, level="random")
     row = await svc.storage.open_game(CHANNEL)
     assert row is not None
-    await svc.start(row.id, ANN)
+    await answered(svc, await svc.start(row.id, ANN))
     for _ in range(20):  # until ANN's move is answered by the computer without a reveal
         before = (await current(svc)).snapshot()
         await _play(svc, "gold")
+        await svc.advance(row.id)
         batch = (await svc.storage.moves(row.id))[-2:]
         if len(batch) == 2 and batch[1].auto and not any(m.reveals for m in batch):
             undone = await svc.undo(ANN.id, channel=CHANNEL)

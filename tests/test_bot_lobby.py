@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
-from test_bot_support import CHANNEL, PLAYERS, PNG, open_service, start_game
+from test_bot_support import CHANNEL, PLAYERS, PNG, start_game
 
 from bot.errors import LobbyError, NoGame, NotAllowed
 from bot.lobby import clean_name, unique_names
@@ -14,13 +11,6 @@ from bot.results import parse_custom_id
 from bot.service import CittaService
 
 ANN, BOB, CID = PLAYERS[:3]
-
-
-@pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[CittaService]:
-    service = await open_service(tmp_path / "citta.db")
-    yield service
-    await service.close()
 
 
 async def _lobby(svc: CittaService, **kw: object) -> int:
@@ -44,8 +34,10 @@ async def test_lobby_lists_players_and_the_host_starts_with_two(svc: CittaServic
     assert started.announcement is not None and started.announcement.image == PNG
     assert "begins" in started.announcement.text and "Next:" in started.announcement.text
     assert {ANN.id, BOB.id} <= set(started.announcement.mentions)
-    with pytest.raises(LobbyError, match="closed"):
+    with pytest.raises(LobbyError, match="already started without you"):
         await svc.join(game, CID)
+    with pytest.raises(LobbyError, match="already started, and you are in it"):
+        await svc.join(game, BOB)
 
 
 async def test_one_game_per_channel_while_other_channels_have_their_own(svc: CittaService) -> None:

@@ -4,23 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
-from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, current, open_service, start_game
+from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, answered, current, start_game
 
 from bot.errors import AlreadyMade, MoveRefused, NotAllowed, NotSeated
 from bot.results import parse_custom_id
 from bot.service import CittaService
 from engine import Game, IllegalMove
-
-
-@pytest.fixture
-async def svc(tmp_path: Path) -> AsyncIterator[CittaService]:
-    service = await open_service(tmp_path / "citta.db")
-    yield service
-    await service.close()
 
 
 async def _db_state(svc: CittaService) -> tuple[int, object, int]:
@@ -121,8 +112,8 @@ async def test_storage_refuses_a_move_based_on_an_old_version(svc: CittaService)
     kw = dict(
         moves=[], record=row.record, snapshot=row.snapshot, status="active", highlight=[], secrets=[], now=0
     )
-    assert await svc.storage.commit_moves(row.id, based_on=0, **kw)  # type: ignore[arg-type]
-    assert not await svc.storage.commit_moves(row.id, based_on=5, **kw)  # type: ignore[arg-type]
+    assert await svc.storage.commit_moves(row.id, based_on=0, **kw) == []  # type: ignore[arg-type]
+    assert await svc.storage.commit_moves(row.id, based_on=5, **kw) is None  # type: ignore[arg-type]
 
 
 async def _to_simultaneous_decisions(svc: CittaService) -> Game:
@@ -248,9 +239,8 @@ async def test_a_resigned_player_is_played_by_the_bot_until_the_end(svc: CittaSe
     while not (game := await current(svc)).is_over:
         assert game.pending_seats() == [1 - quitter], "the bot answers for the resigned seat"
         seat = 1 - quitter
-        await svc.play(
-            PLAYERS[seat].id, str(rnd.choice(game.legal_moves(seat))), channel=CHANNEL, confirmed=True
-        )
+        move = str(rnd.choice(game.legal_moves(seat)))
+        await answered(svc, await svc.play(PLAYERS[seat].id, move, channel=CHANNEL, confirmed=True))
     moves = await svc.storage.moves((await svc.storage.latest_game(CHANNEL)).id)  # type: ignore[union-attr]
     assert any(m.auto and m.seat == quitter for m in moves)
     assert not any(not m.auto and m.seat == quitter for m in moves[1:])

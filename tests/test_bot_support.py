@@ -75,6 +75,12 @@ async def start_game(svc: CittaService, n: int, setup: str = "beginner", channel
     return await svc.start(row.id, host)
 
 
+async def answered(svc: CittaService, outcome: Outcome) -> list[Outcome]:
+    """``outcome`` and the moves of the seats the bot plays that follow it (as the bot does
+    after announcing a move: `CittaService.advance`)."""
+    return [outcome, *await svc.advance(outcome.game)]
+
+
 async def current(svc: CittaService, channel: int = CHANNEL) -> Game:
     row = await svc.storage.latest_game(channel)
     assert row is not None and row.snapshot is not None and row.record is not None

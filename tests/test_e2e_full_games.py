@@ -92,7 +92,7 @@ class ScriptedPlayer:
             return False
         assert reply.content.startswith(f"You played `{move}`."), reply.content
         self.moves.append(move)
-        msg = await announcement(fake, rec)
+        msg = await announcement(fake, rec, move)
         assert msg.content.startswith(f"`{move}` — "), msg.content
         board_of(msg)
         assert set(next_mentions(msg)) <= msg.pinged

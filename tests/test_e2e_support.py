@@ -18,11 +18,12 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord, running
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionRecord, running
 from PIL import Image
 
 from bot.client import CittaBot
 from bot.results import parse_custom_id
+from bot.workers import ThreadWorkers
 from engine import Game
 from render import render_board
 
@@ -35,7 +36,7 @@ WARNING = "⚠️"
 @contextlib.asynccontextmanager
 async def citta_bot(fake: FakeDiscord, db: Path, *, seed: int) -> AsyncIterator[CittaBot]:
     """The real bot on database ``db``, connected to ``fake``; new games get the seed ``seed``."""
-    async with running(CittaBot(db_path=db, dev_guild=fake.guild_id), fake) as bot:
+    async with running(CittaBot(db_path=db, dev_guild=fake.guild_id, workers=ThreadWorkers()), fake) as bot:
         bot.service.seeds = lambda: seed  # a fixed game, so that runs are repeatable
         yield bot
 
@@ -68,12 +69,22 @@ async def answer(fake: FakeDiscord, rec: InteractionRecord) -> FakeMessage:
     return msg
 
 
-async def announcement(fake: FakeDiscord, rec: InteractionRecord) -> FakeMessage:
-    """The public channel message that an interaction led to."""
+def posts_after(fake: FakeDiscord, after: int, channel: FakeChannel | None = None) -> list[FakeMessage]:
+    """The bot's channel posts (not interaction responses) made after the snowflake ``after``."""
+    return [
+        m for m in fake.messages(channel or fake.channel)
+        if m.id > after and m.author is fake.bot_user and m.interaction is None and not m.deleted
+    ]  # fmt: skip
+
+
+async def announcement(fake: FakeDiscord, rec: InteractionRecord, move: str | None = None) -> FakeMessage:
+    """The public channel message that an interaction led to: the bot's next post in the channel
+    (every announcement goes out through the outbox, as a channel post); with ``move``, the next
+    one announcing that move (other players may move at the same time)."""
     found: FakeMessage = await fake.wait_for(
-        lambda: next((m for m in rec.messages if not m.ephemeral and not m.loading), None)
+        lambda: next((m for m in posts_after(fake, rec.id) if move is None or m.content.startswith(f"`{move}`")),
+                     None)  # fmt: skip
     )
-    assert found.channel is fake.channel
     return found
 
 
@@ -192,7 +203,7 @@ class Table:
             rec = await self.fake.click(reply, reply.custom_ids[0], user)
             reply = await answer(self.fake, rec)
         assert reply.content.startswith(f"You played `{move}`."), reply.content
-        msg = await announcement(self.fake, rec)
+        msg = await announcement(self.fake, rec, move)
         await self.check_move(msg, self.seat(user), move, reply)
         return msg
 

@@ -11,7 +11,7 @@ from discord.ext import commands
 from ..computer import levels
 from ..results import User
 from ..rules_help import TOPICS
-from ..ui import deliver, message_kwargs, post_note, reply, service_of, user_of
+from ..ui import deliver, reply, service_of, user_of
 
 if TYPE_CHECKING:
     from ..client import CittaBot
@@ -45,11 +45,7 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         """Any command gives a player the bot played for (after a deadline) their seat back."""
         if interaction.channel_id is not None:
-            note = await service_of(interaction).come_back(
-                interaction.user.id, channel=interaction.channel_id
-            )
-            if note is not None:
-                await post_note(interaction, note)
+            await service_of(interaction).come_back(interaction.user.id, channel=interaction.channel_id)
         return True
 
     @app_commands.command(description="Open a new game of La Città in this channel")
@@ -127,12 +123,10 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
     @app_commands.describe(level="how well it plays")
     @app_commands.choices(level=LEVEL_CHOICES)
     async def add_ai(self, interaction: Interaction, level: str = "basic") -> None:
-        await interaction.response.defer(thinking=True)
+        await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await service_of(interaction).add_ai(user_of(interaction), channel=_channel(interaction),
                                                        level=level)  # fmt: skip
-        await reply(interaction, outcome.reply)
-        if outcome.announcement is not None:
-            await interaction.followup.send(**message_kwargs(outcome.announcement))
+        await deliver(interaction, outcome)
 
     @app_commands.command(description="Show or change this game's deadline, reminders and board (host)")
     @app_commands.describe(

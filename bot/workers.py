@@ -1,0 +1,118 @@
+"""Where the slow work runs: the computer players' thinking and drawing the boards.
+
+The event loop must stay responsive while a strong computer player thinks for a second in
+two games at once, so the bot hands that work to a pool of worker processes, one per core
+(`ProcessWorkers`): the loop only waits for the answer. Functions sent there are module-level
+and their arguments plain data (snapshots, records, views), so they pickle. `ThreadWorkers`
+runs the same calls in a thread, for tests with an injected renderer and for one-off tools.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
+from typing import Any, Protocol, TypeVar
+
+from engine import Action, Game
+
+from .computer import decide
+from .rows import GameSettings, SeatRow
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+WORKER_NICENESS = 5
+
+
+class Workers(Protocol):
+    async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T: ...
+
+    def close(self) -> None: ...
+
+
+class ThreadWorkers:
+    """Runs each call in a thread of the default executor."""
+
+    async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        return await asyncio.to_thread(fn, *args, **kwargs)
+
+    def close(self) -> None:
+        return None
+
+
+def _warm() -> None:
+    """Worker start-up: yield the CPU to the event loop's process when both want it, import
+    the engine and the renderer, and build what every board needs."""
+    os.nice(WORKER_NICENESS)
+    import engine.ai  # noqa: F401
+    import render
+
+    render.warm()
+
+
+class ProcessWorkers:
+    """A process pool (``spawn``: no event loop, thread or database connection is inherited).
+
+    A worker that dies (killed, out of memory) breaks the pool; the next call makes a new one
+    and tries once more.
+    """
+
+    def __init__(self, processes: int | None = None) -> None:
+        self.processes = processes or os.cpu_count() or 1
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            max_workers=self.processes, mp_context=multiprocessing.get_context("spawn"), initializer=_warm
+        )
+
+    async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        job = functools.partial(fn, *args, **kwargs)
+        try:
+            return await loop.run_in_executor(self._pool, job)
+        except BrokenProcessPool:
+            log.warning("A worker process died; starting the pool again")
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._new_pool()
+            return await loop.run_in_executor(self._pool, job)
+
+    async def start(self) -> None:
+        """Start every worker now (each imports the engine and warms the renderer)."""
+        await asyncio.gather(*(self.call(os.getpid) for _ in range(self.processes)))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def decide_move(
+    snapshot: dict[str, Any], record: dict[str, Any], seat: SeatRow, settings: GameSettings, seed: int
+) -> tuple[Action, str]:
+    """`bot.computer.decide` on a stored position (runs in a worker)."""
+    return decide(Game.restore(snapshot, record), seat, settings, seed)
+
+
+def plan_moves(
+    snapshot: dict[str, Any], record: dict[str, Any], seats: list[SeatRow], settings: GameSettings,
+    version: int, also: frozenset[int] = frozenset(),
+) -> list[tuple[int, Action, str]]:  # fmt: skip
+    """The bot's moves for the seats it plays (and ``also``, played as if away) until a human
+    must decide: (seat, move, ``computer`` or ``default``) each (runs in a worker)."""
+    game = Game.restore(snapshot, record)
+    by_seat = {s.seat: s for s in seats}
+    gone = {s.seat for s in seats if s.played_by_bot} | also
+    planned: list[tuple[int, Action, str]] = []
+    while not game.is_over and (todo := [s for s in game.pending_seats() if s in gone]):
+        seat = by_seat[todo[0]]
+        if seat.seat in also and not seat.played_by_bot:
+            seat = replace(seat, away=True)
+        move, how = decide(game, seat, settings, seed=version + len(planned))
+        game.play(seat.seat, move)
+        planned.append((seat.seat, move, how))
+    return planned

@@ -1,0 +1,154 @@
+"""The outbox and idempotent requests at the service layer: every announcement is stored with
+the change it announces, a second copy of a request applies once, lobby races answer what
+happened, and the computer players answer after the mover, one stored post per move."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+from test_bot_support import CHANNEL, PLAYERS, PNG, current, open_service, start_game
+
+from bot import envelope
+from bot.errors import AlreadyMade, LobbyError
+from bot.service import CittaService
+
+ANN, BOB, CID = PLAYERS[:3]
+
+
+def pending_posts(db: Path) -> list[tuple[int, str, int | None]]:
+    with sqlite3.connect(db) as con:
+        return con.execute("SELECT id, state, version FROM outbox ORDER BY id").fetchall()
+
+
+async def test_a_move_and_its_announcement_are_stored_together(tmp_path: Path) -> None:
+    svc = await open_service(tmp_path / "o.db")
+    started = await start_game(svc, 2)
+    assert len(started.outbox) == 1
+    seat = (await current(svc)).pending_seats()[0]
+    played = await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+    [oid] = played.outbox
+    row = await svc.storage.outbox(oid)
+    assert row is not None and row.state == "pending" and row.version == 1 and row.image == PNG
+    post = envelope.load(row.channel, row.payload, row.image)
+    assert row.channel == CHANNEL and post.message_for() == played.announcement
+    assert len(row.nonce) <= 25 and row.nonce != (await svc.storage.outbox(started.outbox[0])).nonce  # type: ignore[union-attr]
+    await svc.close()
+
+
+async def test_a_move_that_loses_the_race_stores_no_announcement(tmp_path: Path) -> None:
+    db = tmp_path / "o.db"
+    svc = await open_service(db)
+    await start_game(svc, 2)
+    row = await svc.storage.open_game(CHANNEL)
+    assert row is not None and row.record is not None and row.snapshot is not None
+    before = pending_posts(db)
+    kw = dict(
+        moves=[], record=row.record, snapshot=row.snapshot, status="active", highlight=[], secrets=[], now=0
+    )
+    from bot.results import Message, Post
+
+    post = Post(CHANNEL, Message("never"))
+    assert await svc.storage.commit_moves(row.id, based_on=7, posts=[post], **kw) is None  # type: ignore[arg-type]
+    assert pending_posts(db) == before
+    await svc.close()
+
+
+async def test_a_retried_move_is_told_it_counted(svc: CittaService) -> None:
+    await start_game(svc, 2)
+    seat = (await current(svc)).pending_seats()[0]
+    await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+    with pytest.raises(
+        AlreadyMade, match=r"Your move `gold` was already made \(move 1, .*\) and counts\. Next:"
+    ):
+        await svc.play(PLAYERS[seat].id, "  GOLD ", channel=CHANNEL)
+
+
+async def test_two_copies_of_a_typed_move_apply_once(svc: CittaService) -> None:
+    await start_game(svc, 2)
+    seat = (await current(svc)).pending_seats()[0]
+    first, second = await asyncio.gather(
+        svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL),
+        svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL),
+        return_exceptions=True,
+    )
+    assert not isinstance(first, BaseException) and first.outbox
+    assert isinstance(second, AlreadyMade) and "already made" in str(second)
+    row = await svc.storage.open_game(CHANNEL)
+    assert row is not None and row.version == 1
+
+
+async def test_two_copies_of_undo_take_back_one_move(svc: CittaService) -> None:
+    await start_game(svc, 2)
+    for _ in range(2):  # two quiet moves: building reveals nothing
+        game = await current(svc)
+        seat = game.pending_seats()[0]
+        move = next(m for m in game.legal_moves(seat) if m.verb == "build")
+        await svc.play(PLAYERS[seat].id, str(move), channel=CHANNEL, confirmed=True)
+    moves = await svc.storage.moves((await svc.storage.latest_game(CHANNEL)).id)  # type: ignore[union-attr]
+    assert len(moves) == 2
+    results = await asyncio.gather(
+        svc.undo(ANN.id, channel=CHANNEL, can_manage=True),
+        svc.undo(ANN.id, channel=CHANNEL, can_manage=True),
+        return_exceptions=True,
+    )
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    refused = next(r for r in results if isinstance(r, BaseException))
+    assert isinstance(refused, AlreadyMade) and "already taken back" in str(refused)
+    left = await svc.storage.moves((await svc.storage.latest_game(CHANNEL)).id)  # type: ignore[union-attr]
+    assert [m.number for m in left] == [1], "one move taken back, not two"
+
+
+async def test_simultaneous_joins_that_fill_the_lobby_seat_both_and_start_once(svc: CittaService) -> None:
+    await svc.new_game(ANN, channel=CHANNEL, players=3)
+    row = await svc.storage.open_game(CHANNEL)
+    assert row is not None
+    bob, cid = await asyncio.gather(svc.join(row.id, BOB), svc.join(row.id, CID), return_exceptions=True)
+    assert not isinstance(bob, BaseException) and not isinstance(cid, BaseException), (bob, cid)
+    starts = [o for o in (bob, cid) if o.announcement is not None]
+    assert len(starts) == 1 and "begins" in starts[0].announcement.text  # type: ignore[union-attr]
+    assert [s.user_id for s in await svc.storage.seats(row.id)] == [ANN.id, BOB.id, CID.id]
+
+
+async def test_a_double_join_and_a_start_pressed_three_times_say_what_happened(svc: CittaService) -> None:
+    await svc.new_game(ANN, channel=CHANNEL)
+    row = await svc.storage.open_game(CHANNEL)
+    assert row is not None
+    joined, again = await asyncio.gather(svc.join(row.id, BOB), svc.join(row.id, BOB), return_exceptions=True)
+    assert not isinstance(joined, BaseException)
+    assert isinstance(again, LobbyError) and "already in this game" in str(again)
+    results = await asyncio.gather(*(svc.start(row.id, ANN) for _ in range(3)), return_exceptions=True)
+    started = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(started) == 1 and len(refused) == 2
+    assert all(isinstance(r, LobbyError) and "already started, and you are in it" in str(r) for r in refused)
+
+
+async def test_computer_players_answer_after_the_mover_one_post_each(tmp_path: Path) -> None:
+    db = tmp_path / "o.db"
+    svc = await open_service(db)
+    await svc.new_game(ANN, channel=CHANNEL)
+    for level in ("random", "random"):
+        await svc.add_ai(ANN, channel=CHANNEL, level=level)
+    row = await svc.storage.open_game(CHANNEL)
+    assert row is not None
+    await svc.start(row.id, ANN)
+    await svc.advance(row.id)
+    game = await current(svc)
+    assert game.pending_seats() == [0]
+    played = await svc.play(ANN.id, str(game.legal_moves(0)[0]), channel=CHANNEL, confirmed=True)
+    assert played.announcement is not None and "🤖" not in played.announcement.text.splitlines()[0]
+    assert (await current(svc)).pending_seats() != [0], "the computers have not moved yet"
+    answers = await svc.advance(row.id)
+    assert answers and all(len(a.outbox) == 1 for a in answers)
+    assert all("🤖 (computer player, random)" in a.announcement.text for a in answers)  # type: ignore[union-attr]
+    ids = [i for o in (played, *answers) for i in o.outbox]
+    assert ids == sorted(ids), "the posts go out in the order the moves were made"
+    moves = await svc.storage.moves(row.id)
+    mine = next(m for m in moves if not m.auto)
+    assert {m.batch for m in moves if m.number > mine.number} <= {mine.batch}, (
+        "answers join the mover's batch"
+    )
+    await svc.close()
