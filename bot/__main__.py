@@ -1,4 +1,9 @@
-"""``python -m bot`` / ``citta-bot``: read the settings, set up logging, run the bot."""
+"""``python -m bot`` / ``citta-bot``: read the settings, check the database, run the bot.
+
+Exit codes: 0 when stopped (SIGTERM, SIGINT), 2 with one line saying what to fix when a
+setting is wrong (no token, a database that cannot be written, a token Discord refuses),
+1 on an unexpected error (logged with its traceback, the token redacted).
+"""
 
 from __future__ import annotations
 
@@ -7,40 +12,35 @@ import logging
 import os
 import sys
 
-from .config import ConfigError, Settings, load_settings, setup_logging
+from .config import ConfigError, check_database, load_settings, setup_logging
 
 log = logging.getLogger("bot")
 
 
-async def run(settings: Settings) -> None:
-    """Run the bot until it is stopped."""
-    from .client import CittaBot  # discord.py is imported only once the settings are fine
-
-    async with CittaBot(db_path=settings.db_path, dev_guild=settings.dev_guild) as bot:
-        await bot.start(settings.token)
-
-
 def main() -> None:
-    """Entry point; exits with code 2 and one line on stderr when a setting is missing."""
+    """Entry point; see the module docstring for the exit codes."""
     try:
         settings = load_settings(os.environ)
+        check_database(settings.db_path)  # before any network work
     except ConfigError as e:
         print(f"citta-bot: {e}", file=sys.stderr)
         sys.exit(2)
     setup_logging(settings.log_level, settings.token)
+    from .startup import fatal_reason, run  # discord.py is imported only once the settings are fine
+
     log.info("Starting La Città bot (database %s)", settings.db_path)
     try:
         asyncio.run(run(settings))
-    except KeyboardInterrupt:
-        log.info("Stopped.")
+    except KeyboardInterrupt:  # where the loop cannot handle signals (Windows)
+        pass
     except Exception as e:  # logged through the redacting handler, then a non-zero exit
-        if type(e).__name__ == "LoginFailure":
-            log.error(
-                "Discord refused the token: check DISCORD_TOKEN (Developer Portal → Bot → Reset Token)."
-            )
-        else:
+        reason = fatal_reason(e)
+        if reason is None:
             log.exception("The bot stopped")
-        sys.exit(1)
+            sys.exit(1)
+        log.error(reason)
+        sys.exit(2)
+    log.info("Stopped.")
 
 
 if __name__ == "__main__":

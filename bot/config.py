@@ -8,7 +8,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import sqlite3
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -75,6 +78,66 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
         raise ConfigError(f"CITTA_LOG_LEVEL must be one of {', '.join(LEVELS)}, not {level!r}.")
     db_path = Path(values.get("CITTA_DB", "").strip() or "citta.db")
     return Settings(token=token, db_path=db_path, dev_guild=dev_guild, log_level=level)
+
+
+def check_database(path: Path, busy_timeout: float = 5.0) -> None:
+    """Open the database and make a write that is rolled back, before any network work.
+
+    Raises ConfigError naming the path and what to change when the folder is missing, the path
+    is a folder, or SQLite cannot open or write the file (permissions, a read-only mount, a
+    file that is not a database, a lock held by another program, a full disk). A database file
+    this check created is removed again when the check fails. ``busy_timeout``: how long to wait
+    for a write lock another program holds.
+    """
+    if str(path) == ":memory:":
+        return
+    where = path.absolute()
+    folder = where.parent
+    if folder.exists() and not folder.is_dir():
+        raise ConfigError(
+            f"CITTA_DB={where} is under {folder}, which is a file, not a folder: "
+            "set CITTA_DB to a file in a folder."
+        )
+    if not folder.is_dir():
+        raise ConfigError(
+            f"The database folder {folder} does not exist: create it, "
+            "or set CITTA_DB to a file in an existing folder."
+        )
+    if where.is_dir():
+        raise ConfigError(f"CITTA_DB is the folder {where}: set it to a file, such as {where / 'citta.db'}.")
+    existed = where.exists()
+    try:
+        with contextlib.closing(sqlite3.connect(where, timeout=busy_timeout, isolation_level=None)) as db:
+            db.execute("BEGIN IMMEDIATE")
+            db.execute("CREATE TABLE citta_write_check (x)")
+            db.execute("ROLLBACK")
+    except sqlite3.Error as e:
+        if not existed:
+            with contextlib.suppress(OSError):
+                where.unlink(missing_ok=True)
+        raise ConfigError(_database_advice(where, e)) from None
+
+
+def _database_advice(path: Path, error: sqlite3.Error) -> str:
+    """What to change when SQLite refused to open or write ``path``."""
+    name = error.sqlite_errorname
+    if name == "SQLITE_NOTADB":
+        return (
+            f"{path} is not an SQLite database ({error}): "
+            "set CITTA_DB to the bot's database or to a new file."
+        )
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return (
+            f"The database {path} is locked by another program (another copy of the bot?): "
+            "stop it, or set CITTA_DB to another file."
+        )
+    if name == "SQLITE_FULL":
+        return f"Cannot write the database {path}: the disk is full; free space or set CITTA_DB elsewhere."
+    user = f"this user (uid {os.getuid()})" if hasattr(os, "getuid") else "this user"
+    return (
+        f"Cannot write the database {path} ({error}): give {user} write access to {path.parent} "
+        "(chown or chmod it, or mount it read-write), or set CITTA_DB to a writable place."
+    )
 
 
 class RedactFilter(logging.Filter):

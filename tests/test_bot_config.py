@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.config import REDACTED, ConfigError, load_settings, setup_logging
+from bot.config import REDACTED, ConfigError, check_database, load_settings, setup_logging
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,3 +77,39 @@ def test_the_token_is_redacted_from_log_messages_and_tracebacks() -> None:
     assert f"connecting with {REDACTED}" in text
     assert f"Authorization: Bot {REDACTED}" in text
     assert f"RuntimeError: bad token {REDACTED}" in text
+
+
+def test_the_database_check_leaves_a_new_database_usable_and_an_old_one_unchanged(tmp_path: Path) -> None:
+    new = tmp_path / "new.db"
+    check_database(new)
+    assert new.is_file()
+    old = tmp_path / "old.db"
+    with contextlib.closing(sqlite3.connect(old)) as db, db:
+        db.execute("CREATE TABLE games (id INTEGER)")
+        db.execute("INSERT INTO games VALUES (7)")
+    check_database(old)
+    with contextlib.closing(sqlite3.connect(old)) as db:
+        tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master")]
+        assert tables == ["games"] and db.execute("SELECT id FROM games").fetchall() == [(7,)]
+    check_database(Path(":memory:"))
+
+
+def test_a_database_locked_by_another_program_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "citta.db"
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as other:
+        other.execute("BEGIN IMMEDIATE")
+        with pytest.raises(ConfigError, match="is locked by another program") as e:
+            check_database(path, busy_timeout=0.05)
+        other.execute("ROLLBACK")
+    assert str(path) in str(e.value)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root may write anything")
+def test_a_read_only_database_file_says_whom_to_give_write_access(tmp_path: Path) -> None:
+    path = tmp_path / "citta.db"
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("CREATE TABLE games (id INTEGER)")
+    path.chmod(0o444)
+    with pytest.raises(ConfigError, match=f"uid {os.getuid()}") as e:
+        check_database(path)
+    assert str(path) in str(e.value) and "CITTA_DB" in str(e.value)
