@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
@@ -22,6 +23,8 @@ from .workers import ProcessWorkers, Workers
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.cogs.game",)
+CLOSE_WAIT = 5.0
+"""Seconds the bot keeps sending the outbox when it is stopped."""
 ANNOUNCE_WAIT = 8.0
 """Seconds a command waits for its announcement to be posted, to tell the actor if it cannot be."""
 
@@ -199,10 +202,16 @@ class CittaBot(commands.Bot):
             log.warning("Could not send the error reply", exc_info=True)
 
     async def close(self) -> None:
+        """Stop the clock and the background tasks, send what is due in the outbox (for a few
+        seconds at most: what is left goes out after the next start), then close everything
+        `setup_hook` opened (safe when it never ran, or failed half-way)."""
         self.clock_loop.cancel()
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._deliverer is not None and self.is_ready() and not self.is_closed():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._deliverer.settle(), CLOSE_WAIT)
         await super().close()
         self.workers.close()
         if self._service is not None:

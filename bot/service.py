@@ -101,12 +101,10 @@ class CittaService(
                 raise NotAllowed("That button does not belong to this game's current position.")
             same = None if seat is not None else _canonical(text)
             copy = seat is not None or same is not None
-            if (
-                copy
-                and based_on < row.version
-                and await self.storage.moved_since(row.id, based_on, me.seat, same)
-            ):
-                raise AlreadyMade("That move was already made.")
+            made = await self.storage.moved_since(row.id, based_on, me.seat, same) if copy else None
+            if made is not None:
+                raise AlreadyMade(f"That move was already made: your `{made.text}` (move {made.number}) "
+                                  "counts.")  # fmt: skip
             game = self._restore(row)
             try:
                 action, _ = game.check(me.seat, text)

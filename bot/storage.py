@@ -145,15 +145,17 @@ class Storage(OutboxStorage):
             )
         return [self._move(r) for r in rows]
 
-    async def moved_since(self, game_id: int, version: int, seat: int, text: str | None = None) -> bool:
-        """Whether ``seat`` has made a move (``text``, when given) after the game was at ``version``."""
+    async def moved_since(
+        self, game_id: int, version: int, seat: int, text: str | None = None
+    ) -> MoveRow | None:
+        """The first move ``seat`` made (``text``, when given) after the game was at ``version``."""
         async with self._lock:
             row = await self._one(
-                "SELECT 1 FROM moves WHERE game = ? AND number > ? AND seat = ? AND auto = 0 AND undone = 0 "
-                "AND (? IS NULL OR text = ?) LIMIT 1",
+                "SELECT * FROM moves WHERE game = ? AND number > ? AND seat = ? AND auto = 0 AND undone = 0 "
+                "AND (? IS NULL OR text = ?) ORDER BY number LIMIT 1",
                 (game_id, version, seat, text, text),
             )
-        return row is not None
+        return None if row is None else self._move(row)
 
     async def moves_after(self, game_id: int, version: int) -> bool:
         """Whether a move (not taken back) was stored after the game was at ``version``."""

@@ -98,7 +98,7 @@ async def test_double_click_applies_one_move_and_tells_the_other_it_was_already_
     results = await asyncio.gather(click(), click(), return_exceptions=True)
     errors = [r for r in results if isinstance(r, Exception)]
     assert len(errors) == 1 and isinstance(errors[0], AlreadyMade)
-    assert str(errors[0]) == "That move was already made."
+    assert str(errors[0]).startswith("That move was already made: your `")
     version, _, moves = await _db_state(svc)
     assert (version, moves) == (1, 1)
     with pytest.raises(AlreadyMade):  # and a late third click
