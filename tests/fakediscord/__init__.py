@@ -13,12 +13,27 @@ Usage (tests/ is on sys.path, so the package imports as ``fakediscord``)::
             board = msg.attachment("board.png").data  # PNG bytes
             [button] = [c for c in msg.all_components() if c.get("label") == "Next"]
             await fake_discord.click(msg, button["custom_id"], fake_discord.user("bob"))
+
+Faults and the world (each module's docstring says exactly how Discord and discord.py behave):
+
+- ``fake.fail(method, path_pattern, status, ...)``, ``fake.hold(...)``, ``fake.faults_served``: `faults`;
+- ``await fake.deny(channel, "send_messages")``, ``allow_perms``, ``reset_perms``, ``delete_channel``,
+  ``add_thread``, ``archive``, ``unarchive``, ``user_says``, ``advance``, ``request_reconnect``,
+  ``drop_gateway``, ``gateway_paused()``: `world`; what REST then enforces: `channels`;
+- ``await fake.spawn_bot(env)`` → `process.BotProcess` (``ready``, ``kill9``, ``wait``, ``output``): the
+  real bot in a subprocess through `launch` (also ``FAKE_CRASH_AT``).
+
+Modules: `models` (dataclasses), `state` (the store), `payloads` (Discord's JSON objects), `wire` (HTTP
+bodies and Discord's checks), `perms`, `server` + `channels` + `interactions` (REST), `gateway`,
+`faults`, `world`, `commands` (slash command data), `driver` (`FakeDiscord`, `running`), `process`,
+`launch`, `fixtures`.
 """
 
 from __future__ import annotations
 
 from .driver import FakeDiscord, running
-from .state import (
+from .faults import Hold, ServedFault
+from .models import (
     Command,
     FakeAttachment,
     FakeChannel,
@@ -36,6 +51,8 @@ __all__ = [
     "FakeDiscordError",
     "FakeMessage",
     "FakeUser",
+    "Hold",
     "InteractionRecord",
+    "ServedFault",
     "running",
 ]

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from . import payloads
-from .state import Command, FakeChannel, FakeDiscordError, FakeUser
+from . import payloads, perms
+from .models import Command, FakeChannel, FakeDiscordError, FakeUser
 
 # option types: 1 subcommand, 2 group, 3 string, 4 integer, 5 boolean, 6 user, 7 channel, 10 number
 _CONVERT: dict[int, Callable[[Any], Any]] = {3: str, 4: int, 5: bool, 10: float}
@@ -90,7 +90,7 @@ def _option_value(spec: dict[str, Any], value: Any, resolved: dict[str, Any], co
             raise FakeDiscordError(f"/{command} {name}: pass a FakeUser, not {value!r}")
         resolved.setdefault("users", {})[str(value.id)] = payloads.user(value)
         resolved.setdefault("members", {})[str(value.id)] = payloads.member(
-            value, permissions=payloads.MEMBER_PERMISSIONS, with_user=False
+            value, permissions=perms.EVERYONE, with_user=False
         )
         return str(value.id)
     if kind == 7:

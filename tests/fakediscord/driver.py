@@ -1,4 +1,6 @@
-"""The test-facing API: act as Discord users (slash commands, autocomplete, clicks, selects), read results."""
+"""The test-facing API: act as Discord users (slash commands, autocomplete, clicks, selects), read results,
+run the real bot in a subprocess (`spawn_bot`). Faults and changes to the guild are in `server` and `world`.
+"""
 
 from __future__ import annotations
 
@@ -6,21 +8,23 @@ import asyncio
 import contextlib
 import secrets
 from collections.abc import AsyncIterator, Callable, Iterable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import discord
 
 from . import payloads
 from .commands import command_data
-from .server import FakeServer
-from .state import Command, FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord
+from .models import FORUM, Command, FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord
+from .process import BotProcess, spawn
+from .world import FakeWorld
 
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
 DEFAULT_MEMBERS = ("alice", "bob", "carol", "dave", "erin")
 
 
-class FakeDiscord(FakeServer):
+class FakeDiscord(FakeWorld):
     """A fake Discord (guild + text channel + human members) and the hands of its users."""
 
     def __init__(
@@ -32,6 +36,7 @@ class FakeDiscord(FakeServer):
     ) -> None:
         super().__init__(token=token, ack_timeout=ack_timeout)
         self.allowed: list[InteractionRecord] = []
+        self.bot_processes: list[BotProcess] = []
         for name in members:
             self.add_user(name)
 
@@ -156,7 +161,8 @@ class FakeDiscord(FakeServer):
         wait: bool = True,
         **options: Any,
     ) -> InteractionRecord:
-        """Run ``/command`` ("citta play" = group citta, subcommand play) with ``options`` as ``user``."""
+        """Run ``/command`` ("citta play" = group citta, subcommand play) with ``options`` as ``user`` in
+        ``channel`` (default: the text channel; a thread too, unless it is archived: see `user_says`)."""
         data = command_data(self.commands, command, options, focused=None, channel=channel)
         return await self._interact(2, user, channel or self.channel, data, None, wait)
 
@@ -182,10 +188,18 @@ class FakeDiscord(FakeServer):
         return rec.choices
 
     async def click(
-        self, message: FakeMessage, custom_id: str, user: FakeUser, *, force: bool = False, wait: bool = True
+        self,
+        message: FakeMessage,
+        custom_id: str,
+        user: FakeUser,
+        *,
+        force: bool = False,
+        wait: bool = True,
+        channel: FakeChannel | None = None,
     ) -> InteractionRecord:
-        """Click button ``custom_id`` on ``message``; ``force``: even if disabled (a stale client)."""
-        comp = self._component(message, custom_id, user, force)
+        """Click button ``custom_id`` on ``message`` (in ``channel``: the message's, the default);
+        ``force``: even if disabled (a stale client)."""
+        comp = self._component(message, custom_id, user, force, channel)
         if comp.get("type") != 2:
             raise FakeDiscordError(f"{custom_id!r} is not a button: {comp}")
         data = {"custom_id": custom_id, "component_type": 2}
@@ -200,9 +214,10 @@ class FakeDiscord(FakeServer):
         *,
         force: bool = False,
         wait: bool = True,
+        channel: FakeChannel | None = None,
     ) -> InteractionRecord:
-        """Pick ``values`` in the select menu ``custom_id`` on ``message``."""
-        comp = self._component(message, custom_id, user, force)
+        """Pick ``values`` in the select menu ``custom_id`` on ``message`` (``channel``: as for `click`)."""
+        comp = self._component(message, custom_id, user, force, channel)
         if comp.get("type") not in (3, 5, 6, 7, 8):
             raise FakeDiscordError(f"{custom_id!r} is not a select menu: {comp}")
         lo, hi = comp.get("min_values", 1), comp.get("max_values", 1)
@@ -214,10 +229,19 @@ class FakeDiscord(FakeServer):
         data = {"custom_id": custom_id, "component_type": comp["type"], "values": list(values)}
         return await self._interact(3, user, message.channel, data, message, wait)
 
-    async def request_reconnect(self) -> None:
-        """Send RECONNECT (op 7) to every connected bot session: the client should RESUME."""
-        for s in self.connected:
-            await s.send(7, None)
+    # --- the real bot in a subprocess -------------------------------------------------------------------
+
+    async def spawn_bot(self, env: dict[str, str] | None = None, *, log: Path | None = None) -> BotProcess:
+        """Start ``python -m bot`` (through `launch`) against this fake with ``env`` (CITTA_DB, FAKE_CRASH_AT,
+        ...; DISCORD_TOKEN and CITTA_DEV_GUILD default to this fake's); ``await proc.ready()`` next."""
+        proc = await spawn(self, env or {}, log)
+        self.bot_processes.append(proc)
+        return proc
+
+    async def stop(self) -> None:
+        for proc in self.bot_processes:
+            await proc.close()
+        await super().stop()
 
     # --- internals -------------------------------------------------------------------------------------
 
@@ -234,6 +258,10 @@ class FakeDiscord(FakeServer):
             raise FakeDiscordError(f"{user} is not a member of the guild")
         if channel.recipient is not None and channel.recipient is not user:
             raise FakeDiscordError(f"{user} cannot act in {channel.recipient}'s DM channel")
+        if channel.deleted or channel.type == FORUM:
+            raise FakeDiscordError(f"{user} cannot use an app in {channel}")
+        if kind in (2, 4) and channel.archived:  # a user's message would unarchive it: `user_says`
+            raise FakeDiscordError(f"{channel} is archived: a user cannot run a command there")
         rec = InteractionRecord(
             payloads.snowflake(),
             "itoken-" + secrets.token_urlsafe(24),
@@ -252,6 +280,7 @@ class FakeDiscord(FakeServer):
             data=data,
             user_=user,
             channel_=channel,
+            bot_id=self.store.bot.id,
             message_=message,
         )
         if not self.connected:
@@ -262,9 +291,13 @@ class FakeDiscord(FakeServer):
             await self.wait_for(lambda: rec.response_type is not None or rec.failed, self.ack_timeout + 5)
         return rec
 
-    def _component(self, message: FakeMessage, custom_id: str, user: FakeUser, force: bool) -> dict[str, Any]:
+    def _component(
+        self, message: FakeMessage, custom_id: str, user: FakeUser, force: bool, channel: FakeChannel | None
+    ) -> dict[str, Any]:
         if message.deleted:
             raise FakeDiscordError(f"{message} was deleted")
+        if channel is not None and channel is not message.channel:
+            raise FakeDiscordError(f"{message} is in {message.channel}, not in {channel}")
         if message.ephemeral and message.recipient is not user:
             raise FakeDiscordError(f"{user} cannot see the ephemeral {message}")
         comp = message.component(custom_id)

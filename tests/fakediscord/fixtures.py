@@ -9,13 +9,10 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
-import discord.asset
-import discord.gateway
-import discord.http
 import pytest
-import yarl
 
 from .driver import FakeDiscord
+from .launch import point_discord_at
 
 
 @contextlib.asynccontextmanager
@@ -23,22 +20,11 @@ async def serve(**kwargs: Any) -> AsyncIterator[FakeDiscord]:
     """Start a FakeDiscord and point discord.py's REST, gateway and CDN at it; undo both on exit."""
     fake = FakeDiscord(**kwargs)
     await fake.start()
-    saved = (
-        discord.http.Route.BASE,
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
-        discord.asset.Asset.BASE,
-    )
-    discord.http.Route.BASE = fake.api_base
-    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(fake.gateway_url)
-    discord.asset.Asset.BASE = f"{fake.http_url}/cdn"  # avatars etc. must not leave loopback either
+    restore = point_discord_at(fake.http_url)
     try:
         yield fake
     finally:
-        (
-            discord.http.Route.BASE,
-            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
-            discord.asset.Asset.BASE,
-        ) = saved
+        restore()
         await fake.stop()
 
 

@@ -1,4 +1,14 @@
-"""The fake gateway: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME → RESUMED, dispatches."""
+"""The fake gateway: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME → replay + RESUMED, events.
+
+As on Discord, a session outlives its websocket unless the client closed it with 1000: events are
+queued for a disconnected session and replayed when it RESUMEs (``Session.replayed`` lists their
+sequence numbers). Events go only to sessions with the intent they need (channel and thread events:
+GUILDS; MESSAGE_CREATE: GUILD_MESSAGES or DIRECT_MESSAGES, with the content blanked without
+MESSAGE_CONTENT unless the bot wrote the message, is mentioned or it is a DM).
+
+``drop()`` cuts every websocket without a close frame (discord.py RESUMEs); while ``admitting`` is clear,
+new websockets wait before HELLO (so a test can queue events for a session between two connections).
+"""
 
 from __future__ import annotations
 
@@ -11,13 +21,14 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from . import payloads
-from .payloads import dumps
+from .wire import dumps
 
 if TYPE_CHECKING:
+    from .models import FakeChannel, FakeMessage, FakeUser
     from .server import FakeServer
-    from .state import FakeUser
 
 HEARTBEAT_INTERVAL_MS = 41250
+GUILDS, GUILD_MESSAGES, DIRECT_MESSAGES, MESSAGE_CONTENT = 1 << 0, 1 << 9, 1 << 12, 1 << 15
 
 
 @dataclass(eq=False)
@@ -30,6 +41,9 @@ class Session:
     seq: int = 0
     log: list[tuple[int, str]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    transport: asyncio.Transport | None = None
+    resumes: int = 0
+    replayed: list[int] = field(default_factory=list)  # sequence numbers replayed by the last RESUME
 
     @property
     def connected(self) -> bool:
@@ -52,20 +66,56 @@ class Gateway:
     def __init__(self, server: FakeServer) -> None:
         self.server = server
         self.sessions: dict[str, Session] = {}
+        self.identifies = 0  # IDENTIFYs received: new sessions (a RESUME is not one)
+        self.admitting = asyncio.Event()  # while clear, new websockets wait before HELLO
+        self.admitting.set()
 
     @property
     def connected(self) -> list[Session]:
         """Sessions with an open websocket: bot processes that are running."""
         return [s for s in self.sessions.values() if s.connected]
 
-    async def dispatch(self, event: str, data: dict[str, Any]) -> int:
-        """Send a DISPATCH to every connected session (two running bots both get it, as on Discord)."""
-        sessions = self.connected
+    async def dispatch(self, event: str, data: dict[str, Any], intent: int = 0) -> int:
+        """Send a DISPATCH to every session with ``intent`` (two running bots both get it, as on Discord;
+        a disconnected session gets it on RESUME); return how many are connected."""
+        sessions = [s for s in self.sessions.values() if not intent or s.intents & intent]
         for s in sessions:
             await s.send(0, data, event)
-        return len(sessions)
+        return len([s for s in sessions if s.connected])
+
+    async def channel_event(self, event: str, channel: FakeChannel) -> None:
+        """CHANNEL_CREATE/UPDATE/DELETE or THREAD_CREATE/UPDATE/DELETE for ``channel``."""
+        data = payloads.channel(channel)
+        if event == "THREAD_CREATE":
+            data["newly_created"] = True
+        elif event == "THREAD_DELETE":
+            data = {k: data[k] for k in ("id", "guild_id", "parent_id", "type")}
+        await self.dispatch(event, data, GUILDS)
+
+    async def message_create(self, msg: FakeMessage) -> None:
+        """MESSAGE_CREATE (with the nonce, as Discord sends it) to the sessions that may see it."""
+        dm = msg.channel.guild_id is None
+        full = payloads.message(msg, nonce=True)
+        if not dm:
+            full["member"] = payloads.member(msg.author, with_user=False)
+        mentioned = self.server.store.bot.id in msg.mentioned
+        blank = {"content": "", "embeds": [], "attachments": [], "components": []}
+        for s in list(self.sessions.values()):
+            if not s.intents & (DIRECT_MESSAGES if dm else GUILD_MESSAGES):
+                continue
+            readable = s.intents & MESSAGE_CONTENT or dm or mentioned or msg.author.bot
+            await s.send(0, full if readable else full | blank, "MESSAGE_CREATE")
+
+    async def drop(self) -> None:
+        """Cut every open websocket without a close frame, as a network failure would."""
+        for s in self.connected:
+            if s.transport is not None:
+                s.transport.abort()
+            s.ws = None
+        self.server.store.changed()
 
     async def handle(self, request: web.Request) -> web.StreamResponse:
+        await self.admitting.wait()
         # The client asks for compress=zlib-stream; uncompressed TEXT frames are fine for discord.py.
         ws = web.WebSocketResponse(max_msg_size=0)
         await ws.prepare(request)
@@ -83,7 +133,10 @@ class Gateway:
             elif op in (2, 6) and d.get("token") != self.server.token:
                 await ws.close(code=4004, message=b"Authentication failed.")
             elif op == 2:
-                session = Session(secrets.token_hex(16), int(d.get("intents", 0)), ws)
+                self.identifies += 1
+                session = Session(
+                    secrets.token_hex(16), int(d.get("intents", 0)), ws, transport=request.transport
+                )
                 self.sessions[session.id] = session
                 await self._ready(session)
             elif op == 6:
@@ -91,12 +144,7 @@ class Gateway:
                 if session is None:
                     await ws.send_str(dumps({"op": 9, "d": False, "s": None, "t": None}))
                     continue
-                async with session.lock:
-                    session.ws = ws
-                    for seq, text in session.log:
-                        if seq > (d.get("seq") or 0):
-                            await ws.send_str(text)
-                await session.send(0, {}, "RESUMED")
+                await self._resume(session, ws, request.transport, d.get("seq") or 0)
             elif op == 8 and session is not None:
                 members = [payloads.member(u) for u in self._members()]
                 chunk = {"guild_id": str(self.server.store.guild_id), "members": members, "chunk_index": 0}
@@ -105,12 +153,23 @@ class Gateway:
             self.server.store.changed()
         if session is not None and session.ws is ws:
             session.ws = None
-            if (
-                ws.close_code == 1000
-            ):  # discord.py's Client.close() usually sends 4000, which keeps it resumable
+            if ws.close_code == 1000:  # discord.py's Client.close(): the session ends
                 self.sessions.pop(session.id, None)
         self.server.store.changed()
         return ws
+
+    async def _resume(
+        self, session: Session, ws: web.WebSocketResponse, transport: asyncio.Transport | None, seq: int
+    ) -> None:
+        async with session.lock:
+            session.ws, session.transport = ws, transport
+            session.resumes += 1
+            session.replayed = []
+            for number, text in session.log:
+                if number > seq:
+                    session.replayed.append(number)
+                    await ws.send_str(text)
+        await session.send(0, {}, "RESUMED")
 
     def _members(self) -> list[FakeUser]:
         return [*self.server.store.members, self.server.store.bot]
@@ -129,8 +188,14 @@ class Gateway:
             "application": {"id": str(st.application_id), "flags": 0},
         }
         await session.send(0, ready, "READY")
-        channels = [c for c in st.channels.values() if c.guild_id is not None]
-        guild = payloads.guild_create(st.guild_id, st.guild_name, st.members[0], channels, self._members())
+        guild = payloads.guild_create(
+            st.guild_id,
+            st.guild_name,
+            st.members[0],
+            st.guild_channels(),
+            self._members(),
+            st.active_threads(),
+        )
         await session.send(0, guild, "GUILD_CREATE")
 
     async def close(self) -> None:

@@ -1,279 +1,30 @@
-"""What the fake Discord remembers: users, channels, messages, attachments, commands, interactions."""
+"""What the fake Discord remembers (`Store`): the guild, its members, channels and threads, messages,
+attachments, commands and interactions, and the fake's clock. Changes here send no gateway event:
+the server and the world (`world.FakeWorld`) do that."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import copy
-import mimetypes
-import re
-import struct
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable
 from typing import Any
 
 from . import payloads
-from .payloads import EPHEMERAL, LOADING, snowflake
+from .models import (
+    FORUM,
+    PUBLIC_THREAD,
+    TEXT,
+    Command,
+    FakeAttachment,
+    FakeChannel,
+    FakeMessage,
+    FakeUser,
+    InteractionRecord,
+)
+from .payloads import LOADING, snowflake
 
-_USER_MENTION = re.compile(r"<@!?(\d+)>")
-
-
-class FakeDiscordError(AssertionError):
-    """A test drove the fake in a way a real Discord client could not (unknown command, hidden button...)."""
-
-
-@dataclass(eq=False)
-class FakeUser:
-    id: int
-    name: str
-    bot: bool = False
-    dms_closed: bool = False
-    joined_at: str = field(default_factory=payloads.now_iso)
-
-    @property
-    def mention(self) -> str:
-        return f"<@{self.id}>"
-
-    def __str__(self) -> str:
-        return self.name
-
-
-@dataclass(eq=False)
-class FakeAttachment:
-    id: int
-    filename: str
-    data: bytes
-    url: str
-    description: str | None = None
-
-    @property
-    def content_type(self) -> str:
-        return mimetypes.guess_type(self.filename)[0] or "application/octet-stream"
-
-    @property
-    def size(self) -> int:
-        return len(self.data)
-
-    @property
-    def width(self) -> int | None:
-        return self._png_size()[0]
-
-    @property
-    def height(self) -> int | None:
-        return self._png_size()[1]
-
-    def _png_size(self) -> tuple[int | None, int | None]:
-        if self.data[:8] == b"\x89PNG\r\n\x1a\n" and self.data[12:16] == b"IHDR":
-            w, h = struct.unpack(">II", self.data[16:24])
-            return w, h
-        return None, None
-
-
-@dataclass(eq=False)
-class FakeChannel:
-    id: int
-    name: str
-    guild_id: int | None = None
-    recipient: FakeUser | None = None  # set for DM channels
-    messages: list[FakeMessage] = field(default_factory=list)
-
-
-@dataclass(eq=False)
-class FakeMessage:
-    id: int
-    seq: int  # creation order over the whole fake
-    channel: FakeChannel
-    author: FakeUser
-    content: str = ""
-    embeds: list[dict[str, Any]] = field(default_factory=list)
-    components: list[dict[str, Any]] = field(default_factory=list)
-    attachments: list[FakeAttachment] = field(default_factory=list)
-    flags: int = 0
-    type: int = 0
-    interaction: InteractionRecord | None = None  # the interaction this message answers
-    recipient: FakeUser | None = None  # who sees an ephemeral message
-    timestamp: str = field(default_factory=payloads.now_iso)
-    edited_timestamp: str | None = None
-    deleted: bool = False
-    versions: list[dict[str, Any]] = field(default_factory=list)  # every state it was ever in, oldest first
-    allowed_mentions: dict[str, Any] | None = None  # as the bot last sent it; None: Discord's default
-
-    @property
-    def mentioned(self) -> list[int]:
-        """Ids of the users the content mentions (``<@id>``), in order, each once."""
-        return list(dict.fromkeys(int(u) for u in _USER_MENTION.findall(self.content)))
-
-    @property
-    def pinged(self) -> set[int]:
-        """Ids of the mentioned users Discord notifies, given ``allowed_mentions`` (roles and @everyone
-        are not modelled)."""
-        rules = self.allowed_mentions
-        if rules is None or "users" in rules.get("parse", []):
-            return set(self.mentioned)
-        allowed = {int(u) for u in rules.get("users", [])}
-        return {u for u in self.mentioned if u in allowed}
-
-    @property
-    def ephemeral(self) -> bool:
-        return bool(self.flags & EPHEMERAL)
-
-    @property
-    def loading(self) -> bool:
-        """A deferred response still showing "Bot is thinking..."."""
-        return bool(self.flags & LOADING)
-
-    @property
-    def text(self) -> str:
-        """Content plus every embed text, for searching what a user reads."""
-        parts = [self.content]
-        for e in self.embeds:
-            parts += [e.get("title", ""), e.get("description", ""), (e.get("footer") or {}).get("text", "")]
-            parts += [(e.get("author") or {}).get("name", "")]
-            for f in e.get("fields", []):
-                parts += [f.get("name", ""), f.get("value", "")]
-        return "\n".join(p for p in parts if p)
-
-    def all_components(self) -> list[dict[str, Any]]:
-        """Every component, flattened out of its action rows."""
-        out: list[dict[str, Any]] = []
-        stack = list(reversed(self.components))
-        while stack:
-            comp = stack.pop()
-            out.append(comp)
-            stack.extend(reversed(comp.get("components", [])))
-        return [c for c in out if c.get("type") != 1]
-
-    def component(self, custom_id: str) -> dict[str, Any] | None:
-        return next((c for c in self.all_components() if c.get("custom_id") == custom_id), None)
-
-    @property
-    def custom_ids(self) -> list[str]:
-        return [c["custom_id"] for c in self.all_components() if "custom_id" in c]
-
-    def attachment(self, filename: str | None = None) -> FakeAttachment:
-        for a in self.attachments:
-            if filename is None or a.filename == filename:
-                return a
-        raise FakeDiscordError(f"message {self.id} has no attachment {filename!r}: {self.attachments}")
-
-    def snapshot(self) -> None:
-        self.versions.append(
-            {
-                "content": self.content,
-                "embeds": copy.deepcopy(self.embeds),
-                "components": copy.deepcopy(self.components),
-                "attachments": [a.filename for a in self.attachments],
-                "flags": self.flags,
-            }
-        )
-
-    def __repr__(self) -> str:
-        flags = " ephemeral" if self.ephemeral else ""
-        return f"<FakeMessage {self.id}{flags} in {self.channel.name!r} {self.text[:80]!r}>"
-
-
-@dataclass(eq=False)
-class InteractionRecord:
-    """One interaction the fake dispatched, and everything the bot answered to it."""
-
-    id: int
-    token: str
-    type: int  # 2 command, 3 component, 4 autocomplete
-    user: FakeUser
-    channel: FakeChannel
-    application_id: int
-    data: dict[str, Any]
-    message: FakeMessage | None = None  # the message a component belongs to
-    response_type: int | None = None
-    original: FakeMessage | None = None
-    followups: list[FakeMessage] = field(default_factory=list)
-    choices: list[dict[str, Any]] | None = None
-    modal: dict[str, Any] | None = None
-    failed: bool = False
-    errors: list[dict[str, Any]] = field(default_factory=list)  # error bodies the fake answered
-    _wait: Callable[[Callable[[], Any], float], Awaitable[Any]] | None = field(default=None, repr=False)
-
-    @property
-    def deferred(self) -> bool:
-        return self.response_type in (5, 6)
-
-    @property
-    def ephemeral(self) -> bool:
-        return self.original is not None and self.original.ephemeral and self.response_type in (4, 5)
-
-    @property
-    def messages(self) -> list[FakeMessage]:
-        """The original response (if the interaction created one) and then the followups."""
-        own = [self.original] if self.original is not None and self.response_type in (4, 5) else []
-        return own + [m for m in self.followups if m is not self.original]
-
-    def __repr__(self) -> str:
-        what = self.data.get("custom_id") or "/" + " ".join(_command_path(self.data))
-        state = "FAILED" if self.failed else f"response={self.response_type}"
-        return f"<Interaction {self.id} {what} by {self.user.name}: {state} errors={self.error_codes}>"
-
-    @property
-    def error_codes(self) -> list[int]:
-        return [e.get("code", 0) for e in self.errors]
-
-    async def _until(self, predicate: Callable[[], Any], timeout: float) -> Any:
-        assert self._wait is not None
-        return await self._wait(predicate, timeout)
-
-    async def wait_message(self, timeout: float = 5.0) -> FakeMessage:
-        """The response message once no longer "thinking" (after a defer: once edited or followed up)."""
-
-        def ready() -> FakeMessage | None:
-            if self.original is not None and not self.original.loading:
-                return self.original
-            return None
-
-        result: FakeMessage = await self._until(ready, timeout)
-        return result
-
-    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[FakeMessage]:
-        result: list[FakeMessage] = await self._until(
-            lambda: self.followups if len(self.followups) >= count else None, timeout
-        )
-        return result
-
-
-def _command_path(data: dict[str, Any]) -> list[str]:
-    path, options = [str(data.get("name", "?"))], data.get("options", [])
-    while options and options[0].get("type") in (1, 2):
-        path.append(options[0]["name"])
-        options = options[0].get("options", [])
-    return path
-
-
-@dataclass(eq=False)
-class Command:
-    """An application command as the bot synced it (with the id the fake gave it)."""
-
-    id: int
-    guild_id: int | None
-    data: dict[str, Any]
-
-    @property
-    def name(self) -> str:
-        return str(self.data["name"])
-
-    def to_dict(self, application_id: int) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "type": 1,
-            "description": "",
-            "options": [],
-            "default_member_permissions": None,
-            "dm_permission": True,
-            "nsfw": False,
-            **self.data,
-            "id": str(self.id),
-            "application_id": str(application_id),
-            "version": str(self.id),
-        }
-        if self.guild_id is not None:
-            out["guild_id"] = str(self.guild_id)
-        return out
+POLL_SECONDS = 0.05
 
 
 class Store:
@@ -293,8 +44,19 @@ class Store:
         self.commands: dict[tuple[int | None, str], Command] = {}
         self.interactions: dict[int, InteractionRecord] = {}
         self.webhook_tokens: dict[str, InteractionRecord] = {}
+        self.nonces: dict[tuple[int, str], FakeMessage] = {}  # (author id, nonce) → message
         self.seq = 0
+        self.clock_offset = 0.0  # seconds the fake's clock is ahead of the real one (`advance`)
         self._changed = asyncio.Event()
+
+    # --- the fake's clock ------------------------------------------------------------------------------
+
+    def now(self) -> float:
+        """The fake's time (epoch seconds): the real time, plus what tests advanced it by."""
+        return time.time() + self.clock_offset
+
+    def iso(self) -> str:
+        return payloads.now_iso(self.now())
 
     # --- change notification -----------------------------------------------------------------------
 
@@ -303,6 +65,8 @@ class Store:
         self._changed = asyncio.Event()
 
     async def wait_for(self, predicate: Callable[[], Any], timeout: float) -> Any:
+        """``predicate()`` once truthy: re-checked on every change, and every 50 ms for conditions on the
+        bot's side (discord.py's cache)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -314,17 +78,49 @@ class Store:
             if remaining <= 0:
                 raise TimeoutError(f"condition not met within {timeout}s; last messages: {self.recent()}")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(event.wait(), remaining)
+                await asyncio.wait_for(event.wait(), min(remaining, POLL_SECONDS))
 
     def recent(self, n: int = 5) -> list[FakeMessage]:
         return sorted(self.messages.values(), key=lambda m: m.seq)[-n:]
 
     # --- users and channels ------------------------------------------------------------------------
 
-    def add_channel(self, name: str, recipient: FakeUser | None = None) -> FakeChannel:
-        ch = FakeChannel(snowflake(), name, None if recipient else self.guild_id, recipient)
+    def add_channel(self, name: str, recipient: FakeUser | None = None, *, type: int = TEXT) -> FakeChannel:
+        ch = FakeChannel(snowflake(), name, None if recipient else self.guild_id, recipient, type=type)
         self.channels[ch.id] = ch
         return ch
+
+    def add_thread(
+        self, name: str, parent: FakeChannel, owner: FakeUser, auto_archive_minutes: int
+    ) -> FakeChannel:
+        """A public thread in ``parent`` (in a forum channel: a post, with its starter message)."""
+        if parent.type not in (TEXT, FORUM) or parent.guild_id is None or parent.deleted:
+            raise ValueError(f"threads live in guild text or forum channels, not in {parent}")
+        now = self.iso()
+        thread = FakeChannel(snowflake(), name, self.guild_id, type=PUBLIC_THREAD, parent=parent, owner=owner)
+        thread.auto_archive_minutes = auto_archive_minutes
+        thread.archive_timestamp = thread.create_timestamp = now
+        thread.last_activity = self.now()
+        self.channels[thread.id] = thread
+        if parent.type == FORUM:  # a forum post's starter message has the thread's id
+            self.create_message(thread, {"content": name}, [], author=owner, id=thread.id)
+        self.changed()
+        return thread
+
+    def guild_channels(self) -> list[FakeChannel]:
+        return [c for c in self.channels.values() if c.guild_id is not None and not c.is_thread]
+
+    def active_threads(self) -> list[FakeChannel]:
+        return [c for c in self.channels.values() if c.is_thread and not c.archived]
+
+    def remove_channel(self, ch: FakeChannel) -> list[FakeChannel]:
+        """Delete a channel (and the threads in it, as Discord does); return what was removed."""
+        gone = [ch, *(t for t in self.channels.values() if t.parent is ch)]
+        for c in gone:
+            c.deleted = True
+            self.channels.pop(c.id, None)
+        self.changed()
+        return gone
 
     def dm_channel(self, u: FakeUser) -> FakeChannel:
         for ch in self.channels.values():
@@ -381,10 +177,19 @@ class Store:
         interaction: InteractionRecord | None = None,
         flags: int | None = None,
         type: int = 0,
+        author: FakeUser | None = None,
+        id: int | None = None,
     ) -> FakeMessage:
+        """A new message by ``author`` (default: the bot); remembers its ``nonce`` for `find_nonce`."""
         self.seq += 1
-        msg = FakeMessage(snowflake(), self.seq, channel, self.bot, type=type, interaction=interaction)
+        author = author or self.bot
+        msg_id = snowflake() if id is None else id
+        msg = FakeMessage(msg_id, self.seq, channel, author, type=type, interaction=interaction)
         msg.flags = (payload.get("flags") or 0) if flags is None else flags
+        msg.created_at = channel.last_activity = self.now()
+        msg.nonce = payload.get("nonce")
+        if msg.nonce is not None:
+            self.nonces[(author.id, str(msg.nonce))] = msg
         if msg.ephemeral and interaction is not None:
             msg.recipient = interaction.user
         self.apply_edit(msg, payload, files, snapshot=False)
@@ -417,3 +222,10 @@ class Store:
             msg.edited_timestamp = payloads.now_iso()
             msg.snapshot()
             self.changed()
+
+    def find_nonce(self, author: FakeUser, nonce: int | str, window: float) -> FakeMessage | None:
+        """The message ``author`` created with ``nonce`` less than ``window`` seconds ago, if any."""
+        msg = self.nonces.get((author.id, str(nonce)))
+        if msg is None or self.now() - msg.created_at >= window:
+            return None
+        return msg

@@ -1,0 +1,80 @@
+"""Discord permissions: names to bits, the @everyone role's permissions, and a member's in a channel.
+
+Computed as Discord documents it (docs/topics/Permissions.md, "Permission Overwrites" and "Implicit
+Permissions"), for members with no role but @everyone (the fake gives nobody another role and does not
+special-case the guild owner):
+
+- base: the @everyone role's permissions (`EVERYONE`);
+- then the channel's @everyone overwrite, then the member's own overwrite, each deny first, then allow
+  (a thread has no overwrites: its parent's apply);
+- without VIEW_CHANNEL a member has no permission at all in the channel;
+- without SEND_MESSAGES (in a thread: SEND_MESSAGES_IN_THREADS) it also loses EMBED_LINKS, ATTACH_FILES,
+  MENTION_EVERYONE and SEND_TTS_MESSAGES.
+
+discord.py's ``channel.permissions_for(member)`` computes the same from the GUILD_CREATE roles and the
+channels' ``permission_overwrites``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+if TYPE_CHECKING:
+    from .models import FakeChannel
+
+FLAGS: dict[str, int] = dict(discord.Permissions.VALID_FLAGS)  # Discord's names → bits
+ALL = discord.Permissions.all().value
+
+
+def bits(*names: str) -> int:
+    """The permission bits named like discord.py's `Permissions` attributes ("send_messages", ...)."""
+    unknown = [n for n in names if n not in FLAGS]
+    if unknown:
+        raise ValueError(f"unknown permission(s) {unknown}; known: {sorted(FLAGS)}")
+    value = 0
+    for name in names:
+        value |= FLAGS[name]
+    return value
+
+
+VIEW_CHANNEL = bits("view_channel")
+SEND_MESSAGES = bits("send_messages")
+SEND_IN_THREADS = bits("send_messages_in_threads")
+ATTACH_FILES = bits("attach_files")
+EMBED_LINKS = bits("embed_links")
+READ_HISTORY = bits("read_message_history")
+MANAGE_THREADS = bits("manage_threads")
+MANAGE_CHANNELS = bits("manage_channels")
+_NEEDS_SEND = bits("embed_links", "attach_files", "mention_everyone", "send_tts_messages")
+
+# What @everyone may do in the test guild (a subset of Discord's default for a new server).
+EVERYONE = bits(
+    "view_channel",
+    "send_messages",
+    "send_messages_in_threads",
+    "create_public_threads",
+    "embed_links",
+    "attach_files",
+    "add_reactions",
+    "read_message_history",
+    "use_application_commands",
+)
+
+
+def in_channel(channel: FakeChannel, member_id: int) -> int:
+    """The permissions of member ``member_id`` (with only the @everyone role) in ``channel``."""
+    if channel.guild_id is None:  # a DM
+        return EVERYONE
+    source = channel.permission_source
+    value = EVERYONE
+    for target in (channel.guild_id, member_id):
+        ow = source.overwrites.get(target)
+        if ow is not None:
+            value = (value & ~ow.deny) | ow.allow
+    if not value & VIEW_CHANNEL:
+        return 0
+    if not value & (SEND_IN_THREADS if channel.is_thread else SEND_MESSAGES):
+        value &= ~_NEEDS_SEND
+    return value

@@ -1,0 +1,158 @@
+"""Changing the test guild as its admins, its users or time would, with the gateway events Discord sends.
+
+- Permissions: ``deny(channel, "send_messages", ...)`` / ``allow_perms(...)`` / ``reset_perms(channel)``
+  set the bot member's permission overwrite on a channel (a thread takes its parent's) and send
+  CHANNEL_UPDATE, so discord.py's ``channel.permissions_for(guild.me)`` agrees with what REST enforces.
+- Channels: ``delete_channel`` (CHANNEL_DELETE, or THREAD_DELETE; a channel's threads go with it).
+- Threads: ``add_thread`` (a public thread in the text channel, or a post in the forum channel, created
+  on demand; THREAD_CREATE once a bot is connected, else in GUILD_CREATE), ``archive`` / ``unarchive``
+  (THREAD_UPDATE; discord.py drops archived threads from its cache and adds them back when unarchived).
+- Users: ``user_says`` posts a user message (MESSAGE_CREATE for bots with the intent); in an archived
+  thread it unarchives it first, as on Discord, unless the thread is locked (a FakeDiscordError: a user
+  without MANAGE_THREADS cannot post there).
+- Time: ``advance(seconds)`` moves the fake's clock (the nonce window, thread auto-archiving).
+- Gateway: ``request_reconnect`` (op 7 RECONNECT) and ``drop_gateway`` (the TCP connection is cut): both
+  make discord.py RESUME; ``gateway_paused()`` keeps the bot from reconnecting meanwhile, so events sent
+  then are queued and replayed on RESUME.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+
+from . import perms
+from .models import FORUM, TEXT, FakeChannel, FakeDiscordError, FakeMessage, FakeUser, Overwrite
+from .server import FakeServer
+
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes Discord accepts for auto_archive_duration
+
+
+class FakeWorld(FakeServer):
+    # --- permissions -----------------------------------------------------------------------------------
+
+    def permissions(self, channel: FakeChannel, user: FakeUser | None = None) -> int:
+        """The permission bits of ``user`` (default: the bot) in ``channel``, as the REST routes see them."""
+        return perms.in_channel(channel, (user or self.store.bot).id)
+
+    async def deny(self, channel: FakeChannel, *names: str) -> None:
+        """Deny the bot permissions ``names`` ("send_messages", "attach_files", ...) in ``channel``."""
+        await self._overwrite(channel, perms.bits(*names), 0)
+
+    async def allow_perms(self, channel: FakeChannel, *names: str) -> None:
+        """Allow the bot permissions ``names`` in ``channel`` (also undoes a `deny` of them)."""
+        await self._overwrite(channel, 0, perms.bits(*names))
+
+    async def reset_perms(self, channel: FakeChannel) -> None:
+        """Remove the bot's overwrite from ``channel``: the @everyone permissions apply again."""
+        await self._overwrite(channel, None, None)
+
+    async def _overwrite(self, channel: FakeChannel, deny: int | None, allow: int | None) -> None:
+        if channel.is_thread or channel.guild_id is None:
+            raise FakeDiscordError(f"{channel} has no permission overwrites (a thread's are its parent's)")
+        bot = self.store.bot.id
+        ow = channel.overwrites.setdefault(bot, Overwrite(bot, type=1))
+        if deny is None or allow is None:
+            ow.allow = ow.deny = 0
+        else:
+            ow.allow, ow.deny = (ow.allow | allow) & ~deny, (ow.deny | deny) & ~allow
+        if not ow.allow and not ow.deny:
+            del channel.overwrites[bot]
+        self.store.changed()
+        await self.gateway.channel_event("CHANNEL_UPDATE", channel)
+
+    # --- channels and threads --------------------------------------------------------------------------
+
+    async def delete_channel(self, channel: FakeChannel) -> None:
+        """Delete ``channel`` (with its threads): REST on it answers 404 10003 "Unknown Channel"."""
+        if channel.guild_id is None or channel.deleted:
+            raise FakeDiscordError(f"cannot delete {channel}")
+        self.store.remove_channel(channel)
+        await self.gateway.channel_event("THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE", channel)
+
+    async def add_thread(
+        self,
+        name: str,
+        parent: FakeChannel | None = None,
+        *,
+        forum: bool = False,
+        auto_archive_minutes: int = 1440,
+        owner: FakeUser | None = None,
+    ) -> FakeChannel:
+        """A public thread (type 11) started by ``owner`` (default: the first member) in ``parent`` (default:
+        the text channel; with ``forum``: a post in the forum channel, created on first use)."""
+        if auto_archive_minutes not in ARCHIVE_DURATIONS:
+            raise ValueError(f"auto_archive_minutes must be one of {ARCHIVE_DURATIONS}")
+        if parent is None:
+            parent = await self._forum() if forum else self.store.text_channel
+        if parent.type != (FORUM if forum else TEXT):
+            raise FakeDiscordError(f"{parent} is not a {'forum' if forum else 'text'} channel")
+        thread = self.store.add_thread(name, parent, owner or self.store.members[0], auto_archive_minutes)
+        await self.gateway.channel_event("THREAD_CREATE", thread)
+        return thread
+
+    async def _forum(self) -> FakeChannel:
+        found = next((c for c in self.store.channels.values() if c.type == FORUM), None)
+        if found is None:
+            found = self.store.add_channel("la-citta-forum", type=FORUM)
+            await self.gateway.channel_event("CHANNEL_CREATE", found)
+        return found
+
+    async def archive(self, thread: FakeChannel, locked: bool = False) -> None:
+        """Archive ``thread`` (and lock it: then only MANAGE_THREADS may unarchive it), as a moderator."""
+        self._thread(thread)
+        await self.channel_api.set_archived(thread, True, locked)
+
+    async def unarchive(self, thread: FakeChannel) -> None:
+        """Unarchive and unlock ``thread``, as a moderator."""
+        self._thread(thread)
+        await self.channel_api.set_archived(thread, False, False)
+
+    @staticmethod
+    def _thread(thread: FakeChannel) -> None:
+        if not thread.is_thread or thread.deleted:
+            raise FakeDiscordError(f"{thread} is not a live thread")
+
+    async def user_says(self, user: FakeUser, channel: FakeChannel, text: str) -> FakeMessage:
+        """``user`` posts ``text`` in ``channel``; in an archived (unlocked) thread that unarchives it."""
+        if channel.deleted or channel.type == FORUM:
+            raise FakeDiscordError(f"{user} cannot post in {channel}")
+        if channel.recipient is not None and channel.recipient is not user:
+            raise FakeDiscordError(f"{user} cannot post in {channel.recipient}'s DM channel")
+        if channel.is_thread and channel.archived:
+            if channel.locked:
+                raise FakeDiscordError(f"{channel} is archived and locked: {user} cannot post there")
+            await self.channel_api.set_archived(channel, False)
+        msg = self.store.create_message(channel, {"content": text}, [], author=user)
+        await self.gateway.message_create(msg)
+        return msg
+
+    # --- time ------------------------------------------------------------------------------------------
+
+    async def advance(self, seconds: float) -> None:
+        """Move the fake's clock ``seconds`` ahead; threads idle for their auto-archive duration archive."""
+        self.store.clock_offset += seconds
+        self.store.changed()
+        for thread in self.store.active_threads():
+            if self.store.now() - thread.last_activity >= thread.auto_archive_minutes * 60:
+                await self.channel_api.set_archived(thread, True)
+
+    # --- the gateway -----------------------------------------------------------------------------------
+
+    async def request_reconnect(self) -> None:
+        """Send RECONNECT (op 7) to every connected bot session: the client should RESUME."""
+        for s in self.connected:
+            await s.send(7, None)
+
+    async def drop_gateway(self) -> None:
+        """Cut every bot's websocket without a close frame (a network failure): the client should RESUME."""
+        await self.gateway.drop()
+
+    @contextlib.asynccontextmanager
+    async def gateway_paused(self) -> AsyncIterator[None]:
+        """While inside, new gateway connections wait before HELLO; events meanwhile are queued."""
+        self.gateway.admitting.clear()
+        try:
+            yield
+        finally:
+            self.gateway.admitting.set()
