@@ -111,9 +111,9 @@ class CittaBot(commands.Bot):
         """Once connected: warm the workers, send what the outbox still holds (a crash may have
         left posts unsent), and let the computer players answer where a crash interrupted them."""
         await self.wait_until_ready()
-        if isinstance(self.workers, ProcessWorkers):
-            await self.workers.start()
         self._spawn(self.deliverer.run())
+        if isinstance(self.workers, ProcessWorkers):
+            self._spawn(self.workers.start())
         for row in await self.service.storage.active_games():
             if row.status == "active":
                 self.advance(row.id)

@@ -77,14 +77,18 @@ def posts_after(fake: FakeDiscord, after: int, channel: FakeChannel | None = Non
     ]  # fmt: skip
 
 
-async def announcement(fake: FakeDiscord, rec: InteractionRecord, move: str | None = None) -> FakeMessage:
+async def announcement(
+    fake: FakeDiscord, rec: InteractionRecord, move: str | None = None, timeout: float = 5.0
+) -> FakeMessage:
     """The public channel message that an interaction led to: the bot's next post in the channel
     (every announcement goes out through the outbox, as a channel post); with ``move``, the next
     one announcing that move (other players may move at the same time)."""
-    found: FakeMessage = await fake.wait_for(
-        lambda: next((m for m in posts_after(fake, rec.id) if move is None or m.content.startswith(f"`{move}`")),
-                     None)  # fmt: skip
-    )
+
+    def post() -> FakeMessage | None:
+        after = posts_after(fake, rec.id, rec.channel)
+        return next((m for m in after if move is None or m.content.startswith(f"`{move}`")), None)
+
+    found: FakeMessage = await fake.wait_for(post, timeout)
     return found
 
 

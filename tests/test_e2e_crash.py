@@ -1,0 +1,112 @@
+"""End-to-end: the real bot process (`python -m bot`) is killed with SIGKILL at each step of a
+move — before the commit, after the commit, after the post was sent, after it was marked sent —
+and started again on the same database: every announcement appears exactly once, the next
+player is pinged, and a mover who tries again is told their move counted."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
+from fakediscord.fixtures import fake_discord
+from test_e2e_support import announcement, next_mentions, posts_after, refusal
+
+__all__ = ["fake_discord"]
+
+START = "**La Città** game"
+
+
+async def _open(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) -> FakeMessage:
+    """A two-player game started through the fake; its start announcement."""
+    lobby = await (await fake.slash(alice, "citta new")).wait_message()
+    join, start = (next(c for c in lobby.custom_ids if c.endswith(a)) for a in (":join", ":start"))
+    await fake.click(lobby, join, bob)
+    await fake.wait_for(lambda: bob.mention in lobby.content)
+    return await announcement(fake, await fake.click(lobby, start, alice), timeout=30)
+
+
+def _outbox(db: str) -> set[str]:
+    """The states of the announcements in the bot's outbox."""
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        return {state for (state,) in con.execute("SELECT state FROM outbox")}
+
+
+def _posts(fake: FakeDiscord, prefix: str) -> list[FakeMessage]:
+    return [m for m in posts_after(fake, 0) if m.content.startswith(prefix)]
+
+
+async def _first_move(fake: FakeDiscord, start: FakeMessage) -> tuple[FakeUser, str]:
+    [mover_id] = next_mentions(start)
+    mover = next(u for u in fake.users if u.id == mover_id)
+    [first, *_] = await fake.autocomplete(mover, "citta play", focused="move", value="")
+    return mover, first["value"]
+
+
+async def _play(fake: FakeDiscord, mover: FakeUser, move: str) -> InteractionRecord:
+    return await fake.slash(mover, "citta play", move=move)
+
+
+@pytest.mark.parametrize(
+    ("crash_at", "stored"),
+    [
+        ("bot.storage.Storage.commit_moves:before", False),
+        ("bot.storage.Storage.commit_moves:after", True),
+        ("bot.storage.Storage.outbox_sent:before:2", True),  # the 1st is the start announcement
+        ("bot.storage.Storage.outbox_sent:after:2", True),
+    ],
+    ids=["before-commit", "after-commit", "after-send", "after-marked-sent"],
+)
+async def test_a_kill_at_any_step_of_a_move_loses_nothing_and_doubles_nothing(
+    fake_discord: FakeDiscord, tmp_path: Path, crash_at: str, stored: bool
+) -> None:
+    fake, db = fake_discord, str(tmp_path / "citta.db")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    first = await fake.spawn_bot({"CITTA_DB": db, "FAKE_CRASH_AT": crash_at})
+    await first.ready()
+    start = await _open(fake, alice, bob)
+    mover, move = await _first_move(fake, start)
+    played = await _play(fake, mover, move)
+    assert await first.wait() == -9, first.output()
+    fake.allow(played)  # it died while the command was being answered
+
+    second = await fake.spawn_bot({"CITTA_DB": db})
+    await second.ready()
+    if not stored:  # the move never reached the database: it is simply played again
+        assert not _posts(fake, f"`{move}`")
+        again = await _play(fake, mover, move)
+        assert (await again.wait_message()).content.startswith(f"You played `{move}`.")
+    else:  # the move counted: it is announced (once), and a retry is told so
+        text = await refusal(fake, await _play(fake, mover, move))
+        assert "was already made" in text and "counts" in text, text
+    post = await fake.wait_for(lambda: next(iter(_posts(fake, f"`{move}`")), None), timeout=30)
+    other = bob if mover is alice else alice
+    assert next_mentions(post) == [other.id] and other.id in post.pinged, post.content
+    await fake.wait_for(lambda: _outbox(db) == {"sent"}, timeout=30)
+    await second.close()
+    assert len(_posts(fake, f"`{move}`")) == 1, "the move is announced exactly once"
+    assert len(_posts(fake, START)) == 1, "the start is announced exactly once"
+    fake.check()
+
+
+async def test_a_post_sent_before_a_kill_long_ago_is_found_in_the_channel_not_sent_again(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake, db = fake_discord, str(tmp_path / "citta.db")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    first = await fake.spawn_bot(
+        {"CITTA_DB": db, "FAKE_CRASH_AT": "bot.storage.Storage.outbox_sent:before:2"}
+    )
+    await first.ready()
+    mover, move = await _first_move(fake, await _open(fake, alice, bob))
+    fake.allow(await _play(fake, mover, move))
+    assert await first.wait() == -9
+    fake.advance(fake.nonce_window + 60)  # Discord no longer remembers the nonce
+    second = await fake.spawn_bot({"CITTA_DB": db})
+    await second.ready()
+    await fake.wait_for(lambda: _outbox(db) == {"sent"}, timeout=30)
+    await second.close()
+    assert len(_posts(fake, f"`{move}`")) == 1, "found in the channel's history, not posted twice"
+    fake.check()
