@@ -169,13 +169,13 @@ class CittaBot(commands.Bot):
         return blocked_text(outcome.game, channel.channel if channel else 0, missing)
 
     async def on_guild_channel_update(self, before: Any, after: Any) -> None:
-        self.deliverer.wake()  # permissions may have been granted
+        await self.deliverer.permissions_changed()  # a permission may have been granted
 
     async def on_thread_update(self, before: Any, after: Any) -> None:
-        self.deliverer.wake()
+        await self.deliverer.permissions_changed()
 
     async def on_guild_role_update(self, before: Any, after: Any) -> None:
-        self.deliverer.wake()
+        await self.deliverer.permissions_changed()
 
     async def on_ready(self) -> None:
         log.info("Logged in as %s (id %s) in %d server(s)", self.user, getattr(self.user, "id", "?"),

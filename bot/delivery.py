@@ -37,6 +37,7 @@ from . import envelope
 from .results import DirectMessage, Message
 from .rows import OutboxRow
 from .storage import Storage
+from .storage_outbox import MISSING
 from .ui import message_kwargs
 
 log = logging.getLogger(__name__)
@@ -101,8 +102,13 @@ class Deliverer:
         return int(self.clock())
 
     def wake(self) -> None:
-        """Something was stored (or a channel's permissions changed): look at the outbox now."""
+        """Something was stored: look at the outbox now."""
         self._wake.set()
+
+    async def permissions_changed(self) -> None:
+        """A channel, thread or role changed: what waits for a permission is tried again now."""
+        await self.storage.outbox_unblock()
+        self.wake()
 
     async def run(self) -> None:
         """Deliver what is pending, then wait to be woken, for the next retry, or `PERIOD`; forever."""
@@ -267,7 +273,7 @@ class Deliverer:
 
     async def _blocked(self, row: OutboxRow, missing: str) -> None:
         log.warning("May not post in channel %s: missing %s", row.channel, missing)
-        await self.storage.outbox_retry(row.id, self.now() + BLOCKED_RETRY, f"missing {missing}")
+        await self.storage.outbox_retry(row.id, self.now() + BLOCKED_RETRY, f"{MISSING}{missing}")
         await self._settle(row.id, Delivery("pending", missing=missing))
         if row.game is None or not await self.storage.set_blocked(row.game, missing):
             return

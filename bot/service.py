@@ -101,10 +101,11 @@ class CittaService(
                 raise NotAllowed("That button does not belong to this game's current position.")
             same = None if seat is not None else _canonical(text)
             copy = seat is not None or same is not None
-            made = await self.storage.moved_since(row.id, based_on, me.seat, same) if copy else None
-            if made is not None:
-                raise AlreadyMade(f"That move was already made: your `{made.text}` (move {made.number}) "
-                                  "counts.")  # fmt: skip
+            earlier = await self.storage.moved_since(row.id, based_on, me.seat, same) if copy else None
+            if earlier is not None:
+                raise AlreadyMade(
+                    f"That move was already made: your `{earlier.text}` (move {earlier.number}) counts."
+                )
             game = self._restore(row)
             try:
                 action, _ = game.check(me.seat, text)

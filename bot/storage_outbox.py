@@ -17,6 +17,8 @@ from .results import Post
 from .rows import OutboxRow
 from .storage_clocks import ClockStorage
 
+MISSING = "missing "
+"""How the error of a post waiting for a permission begins."""
 NONCE_BYTES = 8
 """The nonce is ``<16 hex digits>.<id>``: unique per database and well under Discord's 25 characters."""
 
@@ -156,6 +158,13 @@ class OutboxStorage(ClockStorage):
         async with self._lock:
             await self.db.execute(
                 "UPDATE outbox SET next_try = ?, error = ? WHERE id = ?", (next_try, error[:500], outbox_id)
+            )
+
+    async def outbox_unblock(self) -> None:
+        """Permissions changed somewhere: the posts waiting for one are due again at once."""
+        async with self._lock:
+            await self.db.execute(
+                "UPDATE outbox SET next_try = 0 WHERE state = 'pending' AND error LIKE ?", (f"{MISSING}%",)
             )
 
     async def outbox_failed(self, outbox_id: int, error: str) -> None:

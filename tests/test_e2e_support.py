@@ -113,12 +113,13 @@ class Table:
     last: FakeMessage | None = None  # the newest channel message about the game
     played: list[tuple[int, str]] = field(default_factory=list)
     exact_boards: bool = True  # compare each posted PNG with a render of the shadow's spectator view
+    channel: FakeChannel | None = None  # where the game is played (default: the fake's text channel)
 
     # --- the lobby --------------------------------------------------------------------------------
 
     async def open(self, host: FakeUser, others: list[FakeUser], **options: object) -> FakeMessage:
         """``/citta new``, Join by ``others``, Start by the host; returns the start announcement."""
-        rec = await self.fake.slash(host, "citta new", **options)
+        rec = await self.fake.slash(host, "citta new", channel=self.channel, **options)
         lobby = await rec.wait_message()
         assert not lobby.ephemeral and lobby.content.startswith("**La Città** — new game"), lobby.content
         join, start = (next(c for c in lobby.custom_ids if c.endswith(a)) for a in (":join", ":start"))
@@ -175,7 +176,9 @@ class Table:
 
     async def choices(self, user: FakeUser, typed: str = "") -> list[str]:
         """The moves ``/citta play`` offers ``user`` after typing ``typed``."""
-        found = await self.fake.autocomplete(user, "citta play", focused="move", value=typed)
+        found = await self.fake.autocomplete(
+            user, "citta play", focused="move", value=typed, channel=self.channel
+        )
         assert len(found) <= 25 and all(0 < len(c["name"]) <= 100 for c in found)
         return [c["value"] for c in found]
 
@@ -188,7 +191,7 @@ class Table:
 
     async def play(self, user: FakeUser, move: str) -> FakeMessage:
         """``/citta play move`` (confirming a warning with its button); the checked announcement."""
-        rec = await self.fake.slash(user, "citta play", move=move)
+        rec = await self.fake.slash(user, "citta play", move=move, channel=self.channel)
         return await self.settle(user, rec, move)
 
     async def press(self, user: FakeUser, custom_id: str, msg: FakeMessage | None = None) -> FakeMessage:
@@ -275,7 +278,7 @@ class Table:
     async def check_final_score(self, user: FakeUser) -> str:
         """``/citta score`` after the end: the shadow game's final scores, privately."""
         assert self.game.is_over and self.game.scores is not None
-        rec = await self.fake.slash(user, "citta score")
+        rec = await self.fake.slash(user, "citta score", channel=self.channel)
         assert rec.ephemeral and rec.original is not None
         text = rec.original.content
         assert text.startswith("Final score"), text

@@ -1,0 +1,148 @@
+"""End-to-end: Discord's faults while the bot announces a move — 429, 5xx, a permission taken
+away (403), a channel deleted (10003), a dropped gateway — each has one answer, and nothing is
+lost or posted twice."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from fakediscord import FakeDiscord, FakeMessage
+from fakediscord.fixtures import fake_discord
+from fakediscord.launch import scale_discord_sleeps
+from test_e2e_support import Table, answer, citta_bot, posts_after
+
+__all__ = ["fake_discord"]
+
+SEED = 17
+
+
+@pytest.fixture
+def quick_retries() -> AsyncIterator[None]:
+    """discord.py's own retry sleeps (1, 3, 5, 7, 9 s after a 5xx) shortened a hundredfold."""
+    undo = scale_discord_sleeps(0.01)
+    yield
+    undo()
+
+
+def _posts_of(fake: FakeDiscord, move: str, channel: object = None) -> list[FakeMessage]:
+    return [m for m in posts_after(fake, 0, channel) if m.content.startswith(f"`{move}`")]  # type: ignore[arg-type]
+
+
+async def _table(fake: FakeDiscord, bot: object) -> Table:
+    table = Table(fake, bot, exact_boards=False)  # type: ignore[arg-type]
+    await table.open(fake.user("alice"), [fake.user("bob")])
+    return table
+
+
+async def _some_move(table: Table) -> tuple[object, str]:
+    user = table.pending()[0]
+    return user, random.Random(3).choice(await table.choices(user))
+
+
+async def test_a_rate_limited_post_waits_and_appears_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+        table = await _table(fake, bot)
+        fake.fail("POST", rf"/channels/{fake.channel.id}/messages", 429, retry_after=0.3, times=2)
+        user, move = await _some_move(table)
+        await table.play(user, move)  # type: ignore[arg-type]
+        assert [f.status for f in fake.faults_served] == [429, 429]
+        await bot.deliverer.settle()
+        assert len(_posts_of(fake, move)) == 1
+    fake.check()
+
+
+async def test_a_discord_outage_is_outlasted_and_the_post_appears_once(
+    fake_discord: FakeDiscord, tmp_path: Path, quick_retries: None
+) -> None:
+    fake = fake_discord
+    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+        table = await _table(fake, bot)
+        fake.fail(
+            "POST", rf"/channels/{fake.channel.id}/messages", 500, times=7
+        )  # discord.py gives up after 5
+        user, move = await _some_move(table)
+        await table.play(user, move)  # type: ignore[arg-type]
+        assert len([f for f in fake.faults_served if f.status == 500]) == 7
+        assert len(_posts_of(fake, move)) == 1, "posted once, after the outage"
+    fake.check()
+
+
+async def test_a_missing_permission_is_told_privately_and_posts_resume_once_granted(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice = fake.user("alice")
+    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+        table = await _table(fake, bot)
+        await fake.deny(fake.channel, "attach_files")
+        user, move = await _some_move(table)
+        rec = await fake.slash(user, "citta play", move=move)  # type: ignore[arg-type]
+        assert (await answer(fake, rec)).content.startswith(f"You played `{move}`.")
+        note = await fake.wait_for(
+            lambda: next((m for m in rec.messages if "Attach Files" in m.content), None)
+        )
+        assert note.ephemeral and note.recipient is user and "nothing is lost" in note.content, note.content
+        host_dm = await fake.wait_for(
+            lambda: next((m for m in fake.dms(alice) if "Attach Files" in m.content), None)
+        )
+        assert f"<#{fake.channel.id}>" in host_dm.content
+        assert not _posts_of(fake, move), "nothing is posted without the permission"
+        await fake.allow_perms(fake.channel, "attach_files")  # the bot hears of it (CHANNEL_UPDATE)
+        post = await fake.wait_for(lambda: next(iter(_posts_of(fake, move)), None), timeout=10)
+        assert post.attachment("board.png")
+        await bot.deliverer.settle()
+        assert len(_posts_of(fake, move)) == 1
+        assert len([m for m in fake.dms(alice) if "Attach Files" in m.content]) == 1, "the host is told once"
+    fake.check()
+
+
+async def test_a_deleted_game_channel_pauses_the_game_without_a_crash_loop(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    thread = await fake.add_thread("citta-1")
+    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+        table = Table(fake, bot, exact_boards=False, channel=thread)
+        await table.open(fake.user("alice"), [fake.user("bob")])
+        held = fake.hold("POST", rf"/channels/{thread.id}/messages")
+        user, move = await _some_move(table)
+        rec = await fake.slash(user, "citta play", move=move, channel=thread)  # type: ignore[arg-type]
+        await held.wait_arrived()
+        await fake.delete_channel(thread)
+        held.release()
+        await answer(fake, rec)
+        row = None
+        for _ in range(50):
+            row = await bot.service.storage.game(table.game_id)
+            if row is not None and row.paused:
+                break
+            await asyncio.sleep(0.1)
+        assert row is not None and row.paused == "the channel was deleted" and row.status == "active"
+        tries = len(fake.requests)
+        await bot.tick()  # the clock leaves a paused game alone
+        await bot.deliverer.settle()
+        await asyncio.sleep(0.5)
+        assert len(fake.requests) == tries, "nothing more is tried in a channel that is gone"
+        fake.allow(rec)
+    fake.check()
+
+
+async def test_a_dropped_gateway_resumes_and_the_game_goes_on(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+        table = await _table(fake, bot)
+        session = fake.connected[0]
+        await fake.drop_gateway()
+        await fake.wait_for(lambda: session.resumes >= 1 and fake.connected, timeout=15)
+        for _ in range(3):
+            user, move = await _some_move(table)
+            await table.play(user, move)  # type: ignore[arg-type]
+        assert fake.gateway.identifies == 1, "resumed, not a new session"
+    fake.check()
