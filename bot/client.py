@@ -160,8 +160,12 @@ class CittaBot(commands.Bot):
             return None
         self.deliverer.wake()
         results = await self.deliverer.wait(outcome.outbox, ANNOUNCE_WAIT)
-        if any(r.state == "held" for r in results.values()):
-            return "⚠️ Your move is stored, but this game's channel is gone, so the game is paused."
+        held = next((r for r in results.values() if r.state == "held"), None)
+        if held is not None:
+            return (
+                f"⚠️ Your move is stored, but I cannot post in this game's channel ({held.error}): "
+                "the game is paused."
+            )
         missing = next((r.missing for r in results.values() if r.missing), None)
         if missing is None:
             return None

@@ -103,7 +103,7 @@ async def test_a_post_sent_before_a_kill_long_ago_is_found_in_the_channel_not_se
     mover, move = await _first_move(fake, await _open(fake, alice, bob))
     fake.allow(await _play(fake, mover, move))
     assert await first.wait() == -9
-    fake.advance(fake.nonce_window + 60)  # Discord no longer remembers the nonce
+    await fake.advance(fake.nonce_window + 60)  # Discord no longer remembers the nonce
     second = await fake.spawn_bot({"CITTA_DB": db})
     await second.ready()
     await fake.wait_for(lambda: _outbox(db) == {"sent"}, timeout=30)

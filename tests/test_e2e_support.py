@@ -241,7 +241,8 @@ class Table:
         first, *_ = msg.content.splitlines()
         assert first.startswith(f"`{move}` — "), msg.content
         public = [e.text.strip() for e in events if e.private_to is None and e.text.strip()]
-        private = [e.text.strip() for e in events if e.private_to is not None]
+        private = [e.text.strip() for e in events if e.private_to == seat]
+        others = [e.text.strip() for e in events if e.private_to not in (None, seat)]
         if "…" not in msg.content:  # a very long summary is cut; all of it is in /citta log
             for text in public:
                 assert text in msg.content, (text, msg.content)
@@ -250,6 +251,9 @@ class Table:
         for text in private:
             assert text not in msg.content, "private information in a channel message"
             assert text in reply.content, "the player sees their own private information"
+        for text in others:  # e.g. the next player's only possible move, played for them, drew a card
+            assert text not in msg.content, "private information in a channel message"
+            assert text not in reply.content.replace(f"You played `{move}`.", ""), "another's secret"
         await self.check_board(msg)
         self.check_next(msg)
         self.last = msg

@@ -1,0 +1,65 @@
+"""End-to-end: a game played in a thread that Discord archives between moves (idle threads are
+archived after an hour to a week, shorter than a slow game): every post still arrives, since a
+post unarchives the thread; a locked thread pauses the game like a deleted channel."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from fakediscord import FakeDiscord
+from fakediscord.fixtures import fake_discord
+from test_e2e_support import Table, answer, citta_bot
+
+__all__ = ["fake_discord"]
+
+SEED = 29
+
+
+async def test_a_whole_game_in_a_thread_archived_between_moves(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    thread = await fake.add_thread("la-citta-game", auto_archive_minutes=60)
+    alice, bob = fake.user("alice"), fake.user("bob")
+    rnd = random.Random(2)
+    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+        table = Table(fake, bot, exact_boards=False, channel=thread)
+        await table.open(alice, [bob])
+        pressed = 0
+        while not table.game.is_over:
+            await fake.advance(61 * 60)  # an hour without a message: Discord archives the thread
+            assert thread.archived
+            user = rnd.choice(table.pending())
+            mine = table.buttons(user)
+            if mine and rnd.random() < 0.6:  # a button still works; the bot's post unarchives the thread
+                await table.press(user, rnd.choice(mine))
+                pressed += 1
+            else:  # a command needs an active thread: the player writes in it first
+                await fake.user_says(user, thread, "my turn")
+                await table.play_randomly(rnd, user, buttons=0)
+            assert not thread.archived, "the announcement unarchived the thread"
+        await table.check_final_score(alice)
+        assert pressed > 5
+    assert fake.messages() == [], "nothing went to the parent channel"
+    fake.check()
+
+
+async def test_a_locked_thread_pauses_the_game_like_a_deleted_channel(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    thread = await fake.add_thread("la-citta-game")
+    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+        table = Table(fake, bot, exact_boards=False, channel=thread)
+        await table.open(fake.user("alice"), [fake.user("bob")])
+        user = table.pending()[0]
+        cid = next(iter(table.buttons(user)), None)
+        await fake.archive(thread, locked=True)
+        assert cid is not None, "the start message has a button for the first player"
+        rec = await fake.click(table.last, cid, user)  # type: ignore[arg-type]
+        assert (await answer(fake, rec)).content.startswith("You played")
+        note = await fake.wait_for(lambda: next((m for m in rec.messages if "paused" in m.content), None))
+        assert note.ephemeral and "the thread is archived and locked" in note.content, note.content
+        row = await bot.service.storage.game(table.game_id)
+        assert row is not None and row.paused == "the thread is archived and locked"
+        assert [f for f in fake.error_responses if "50083" in f[3]], "Discord refused the post"
+    fake.check()
