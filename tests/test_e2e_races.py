@@ -96,3 +96,57 @@ async def test_simultaneous_decisions_of_five_players_are_all_accepted(
         made = (await table.stored()).record().moves[version:]
         assert sorted(made) == sorted((table.seat(u), m) for u, m in moves.items())
     fake.check()
+
+
+async def test_undo_sent_twice_at_once_takes_back_one_move(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    alice, bob = fake.user("alice"), fake.user("bob")
+    async with citta_bot(fake, tmp_path / "citta.db", seed=SEED) as bot:
+        table = Table(fake, bot)
+        await table.open(alice, [bob])
+        for _ in range(2):  # two moves that reveal nothing
+            [user] = table.pending()
+            await table.play(
+                user, next(m for m in await table.choices(user, "build") if m.startswith("build"))
+            )
+        undos = await asyncio.gather(*(fake.slash(alice, "citta undo") for _ in range(2)))
+        replies = sorted([(await answer(fake, r)).content for r in undos])
+        assert replies[0].startswith("Taken back:"), replies
+        assert replies[1] == "⚠️ That move was already taken back.", replies
+        stored = await table.stored()
+        assert stored.record().moves == table.played[:1], "one move taken back, not two"
+        await bot.deliverer.settle()
+        assert len([m for m in fake.messages() if "took back" in m.content]) == 1
+    fake.check()
+
+
+async def test_joins_and_starts_pressed_at_once_tell_each_presser_what_happened(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    async with citta_bot(fake, tmp_path / "citta.db", seed=SEED):
+        # Two players fill a lobby for three at the same moment: both are seated, one game starts.
+        lobby = await (await fake.slash(alice, "citta new", players=3)).wait_message()
+        join = next(c for c in lobby.custom_ids if c.endswith(":join"))
+        clicks = await asyncio.gather(fake.click(lobby, join, bob), fake.click(lobby, join, carol))
+        await fake.wait_for(lambda: "— started" in lobby.content)
+        assert all(not r.followups for r in clicks), "nobody is told the lobby changed under them"
+        start = await announcement(fake, clicks[0])
+        assert all(u.mention in start.content for u in (alice, bob, carol))
+        # A host who presses Start three times at once (in another channel): one game starts, and
+        # the two other presses are told it has started with them in it.
+        thread = await fake.add_thread("second-table")
+        lobby = await (await fake.slash(alice, "citta new", channel=thread)).wait_message()
+        join, go = (next(c for c in lobby.custom_ids if c.endswith(a)) for a in (":join", ":start"))
+        await fake.click(lobby, join, bob)
+        await fake.wait_for(lambda: bob.mention in lobby.content)
+        presses = await asyncio.gather(*(fake.click(lobby, go, alice) for _ in range(3)))
+        await announcement(fake, presses[0])
+        await fake.wait_for(lambda: sum(len(r.followups) for r in presses) >= 2)
+        notes = [m.content for r in presses for m in r.followups if m.ephemeral]
+        assert sorted(notes) == ["⚠️ The game has already started, and you are in it (seat 1)."] * 2, notes
+        await asyncio.sleep(0.3)
+        starts = [m for m in fake.messages(thread) if " begins (" in m.content]
+        assert len(starts) == 1, "one start announcement"
+    fake.check()

@@ -16,7 +16,9 @@ __all__ = ["fake_discord"]
 SEED = 29
 
 
-async def test_a_whole_game_in_a_thread_archived_between_moves(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_whole_game_in_a_thread_archived_between_moves(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
     fake = fake_discord
     thread = await fake.add_thread("la-citta-game", auto_archive_minutes=60)
     alice, bob = fake.user("alice"), fake.user("bob")
