@@ -2,9 +2,10 @@
 
 The service stores every announcement with the change it announces; this task (the Discord
 side) sends it: first the direct messages that go with it, then the channel post, each with
-a nonce Discord enforces (``enforce_nonce``), so that a post sent again after a crash comes
-back as the message already made. Past Discord's nonce window the channel's last messages
-are read instead. Each step is marked in the database as it is done.
+a nonce Discord enforces (``enforce_nonce``). A post that was tried before (the bot may have
+died after Discord made it) is first looked for among the channel's messages since that try;
+if it is not there it is sent again with the same nonce, so that a post still in flight comes
+back as the message already made. Each step is marked in the database as it is done.
 
 What can go wrong, and the one answer to each:
 
@@ -29,6 +30,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import aiohttp
 import discord
@@ -42,11 +44,10 @@ from .ui import message_kwargs
 
 log = logging.getLogger(__name__)
 
-NONCE_WINDOW = 240
-"""Seconds after a try within which sending again with the same nonce is safe (Discord keeps
-a nonce for "a few minutes")."""
 HISTORY = 50
-"""How many of a channel's last messages are read for a post tried before the nonce window."""
+"""How many of a channel's messages since an earlier try are read to find a post made then."""
+CLOCK_SKEW = 60
+"""Seconds allowed between this machine's clock and Discord's when reading the history."""
 PERIOD = 60.0
 """Seconds between two looks at the outbox when nothing wakes the task."""
 MAX_BACKOFF = 300
@@ -212,8 +213,8 @@ class Deliverer:
     async def _post(self, row: OutboxRow, msg: Message) -> int:
         """Send the channel message (or find it, if an earlier try got through); its id, -1 when
         Discord refused it for good."""
-        if row.tried_at is not None and self.now() - row.tried_at >= NONCE_WINDOW:
-            found = await self._find(row.channel, msg.text)
+        if row.tried_at is not None:  # an earlier try may have got through before a crash
+            found = await self._find(row.channel, msg.text, since=row.tried_at - CLOCK_SKEW)
             if found is not None:
                 log.info("Outbox %s was posted before a restart (message %s)", row.id, found)
                 return found
@@ -241,11 +242,12 @@ class Deliverer:
                 return -1
         raise AssertionError("unreachable")  # pragma: no cover
 
-    async def _find(self, channel: int, text: str) -> int | None:
-        """Our message with ``text`` among the channel's last messages."""
+    async def _find(self, channel: int, text: str, since: float) -> int | None:
+        """Our message with ``text`` among the channel's messages since ``since`` (epoch seconds)."""
         me = self.client.user
+        after = discord.Object(discord.utils.time_snowflake(datetime.fromtimestamp(since, UTC)))
         try:
-            async for m in self.client.get_partial_messageable(channel).history(limit=HISTORY):
+            async for m in self.client.get_partial_messageable(channel).history(limit=HISTORY, after=after):
                 if me is not None and m.author.id == me.id and m.content == text[:2000]:
                     return m.id
         except discord.HTTPException:
