@@ -1,11 +1,12 @@
 """Pictures of a game: `render_board(view)` draws one player's view as a PNG.
 
 The picture is a pure function of an `engine.views.View`, so it can only show what that
-viewer may see.
+viewer may see. `warm()` draws ahead what every board needs (call it at start-up).
 """
 
 from __future__ import annotations
 
 from .compose import render_board
+from .warmup import warm
 
-__all__ = ["render_board"]
+__all__ = ["render_board", "warm"]

@@ -11,8 +11,8 @@ from engine.views import CityView, View
 
 from . import fonts, sprites
 from .geometry import Box, Geometry, overlap
-from .landscape import cells
 from .palette import CITIZEN, INK, PAPER, RGB, SERVICE, SERVICE_EDGE, SERVICE_TEXT, player, shade
+from .terrain import cells
 
 SERVICES = ("culture", "education", "health")
 Token = tuple[str, RGB, RGB, RGB]

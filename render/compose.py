@@ -10,16 +10,18 @@ from engine.views import View
 
 from . import cards, encode, scores, table
 from .geometry import geometry
-from .landscape import Layout, landscape
+from .landscape import draw_landscape
 from .naming import tags as player_tags
 from .palette import PANEL
 from .pieces import draw_pieces
+from .png_palette import palette_image
+from .terrain import Layout
 
 MIN_WIDTH = 600
 
 
 def layout_key(view: View) -> Layout:
-    """The terrain layout of a view (the cache key of its landscape)."""
+    """The terrain layout of a view: every area, with its terrain and wheat."""
     return tuple((a.id, a.terrain, a.wheat) for a in view.areas)
 
 
@@ -36,7 +38,7 @@ def compose(view: View, highlight: Sequence[str] | None = None, width: int = 140
         scores.legend_height(g),
     ]
     img = Image.new("RGB", (width, g.board_height + sum(heights)), PANEL)
-    img.paste(landscape(layout_key(view), view.max_zone, width), (0, 0))
+    draw_landscape(img, layout_key(view), view.max_zone, width)
     tags = player_tags(view.players)
     draw_pieces(img, g, view, tags, [h.strip().upper() for h in highlight or []])
     y = g.board_height
@@ -57,4 +59,4 @@ def compose(view: View, highlight: Sequence[str] | None = None, width: int = 140
 def render_board(view: View, *, highlight: Sequence[str] | None = None, width: int = 1400) -> bytes:
     """The PNG picture of ``view``; ``highlight`` rings the hexes of the last move."""
     img = compose(view, highlight, width)
-    return encode.png(img, encode.board_palette(layout_key(view), view.max_zone, img.width))
+    return encode.png(img, palette_image())

@@ -1,9 +1,4 @@
-"""PNG output: a fixed 256-colour palette per board, so that images stay small and fast.
-
-Converting to a palette picked once per terrain layout (from the landscape, every sprite and
-the panel colours) is much faster than choosing a palette per image, and keeps the output
-a pure function of the view.
-"""
+"""PNG output: 256-colour images in the one palette of `png_palette`, written on two threads."""
 
 from __future__ import annotations
 
@@ -14,55 +9,8 @@ from functools import lru_cache
 
 from PIL import Image
 
-from . import palette as pal
-from . import sprites
-from .geometry import geometry
-from .icons import ABBREV
-from .landscape import Layout, landscape
-
 PNG_LEVEL = 3
 """zlib level for the palette image: the size/speed balance measured by the benchmark."""
-SWATCH = 48
-
-
-def _key_colours() -> list[pal.RGB]:
-    """Colours that must come out exact: the named ones and the shades of the seats."""
-    named = [
-        v
-        for v in vars(pal).values()
-        if isinstance(v, tuple) and len(v) == 3 and all(isinstance(c, int) for c in v)
-    ]
-    named += [c for t in pal.TERRAIN.values() for c in t]
-    named += list(pal.SERVICE.values())
-    for c in pal.PLAYER:
-        named += [c, pal.shade(c, 0.55), pal.shade(c, 0.62), pal.shade(c, 0.34), pal.shade(c, 1.75)]
-    return list(dict.fromkeys(named))
-
-
-@lru_cache(maxsize=16)
-def board_palette(layout: Layout, max_zone: int, width: int) -> Image.Image:
-    """A palette image made from the landscape, all piece sprites and the key colours."""
-    g = geometry(width)
-    land = landscape(layout, max_zone, width)
-    tiles = [sprites.castle_tile(s, "A", g.radius) for s in range(len(pal.PLAYER))]
-    tiles += [
-        sprites.building(k, s, g.radius) for k in ABBREV if k != "castle" for s in range(len(pal.PLAYER))
-    ]
-    keys = _key_colours()
-    tw = tiles[0].width
-    cols = max(1, width // tw)
-    rows = -(-len(tiles) // cols)
-    sheet_h = rows * tiles[0].height
-    key_rows = -(-len(keys) * SWATCH // width) * SWATCH
-    ref = Image.new("RGB", (width, land.height + sheet_h + key_rows), pal.PANEL)
-    ref.paste(land, (0, 0))
-    for k, t in enumerate(tiles):
-        ref.paste(t, ((k % cols) * tw, land.height + (k // cols) * t.height), t)
-    per_row = width // SWATCH
-    for k, c in enumerate(keys):
-        x, y = (k % per_row) * SWATCH, land.height + sheet_h + (k // per_row) * SWATCH
-        ref.paste(c, (x, y, x + SWATCH, y + SWATCH))
-    return ref.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def png(img: Image.Image, palette_img: Image.Image) -> bytes:

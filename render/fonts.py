@@ -47,7 +47,7 @@ def shorten(text: str, size: int, room: float) -> str:
     return text + "."
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _mask(s: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
     """The coverage mask of ``s`` and its offset from the anchor point (cached)."""
     f = font(size)

@@ -1,12 +1,12 @@
-"""The static board layer: terrain as landscape, the path hexes and their labels.
+"""The static board layer: the terrain areas, the path hexes and their labels.
 
-It depends only on the terrain layout, the playable zones and the width, so it is drawn once
-(supersampled) and cached; each render starts from a copy.
+It depends only on the terrain layout, the playable zones and the width, and is pasted
+together from cached tiles (each area's in `terrain`, each path hex's here), so a layout
+not seen before costs no more than any other.
 """
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -14,208 +14,44 @@ from PIL import Image, ImageDraw
 from engine.board import BOARD
 
 from . import fonts
-from .geometry import Geometry, Point, area_corners, axial_to_unit, geometry
-from .palette import (
-    BACKGROUND,
-    LABEL,
-    MUTED,
-    MUTED_EDGE,
-    PATH,
-    PATH_EDGE,
-    SNOW,
-    TERRAIN,
-    WHEAT,
-    WHEAT_DARK,
-    shade,
-)
+from .geometry import geometry
+from .palette import BACKGROUND, LABEL, MUTED, MUTED_EDGE, PATH, PATH_EDGE, premultiplied
+from .supersample import SS, Tile, canvas, cut, paste, reduce, shift
+from .terrain import Layout, area_tile
 
-SS = 2
-"""Supersampling factor of the cached layer."""
 TILE = 0.95
 """Drawn size of a path hex, as a fraction of the hex radius (the landscape shows between)."""
-
-Layout = tuple[tuple[str, str, int], ...]
-"""(area id, terrain, wheat) for every area: the cache key of the landscape."""
-
-
-def cells(area: str) -> list[Point]:
-    """The unit centres of the three small hexes inside a terrain area (where art goes)."""
-    (q0, r0), (q1, r1), (q2, r2) = area_corners(area)
-    cq, cr = (q0 + q1 + q2) / 3, (r0 + r1 + r2) / 3
-    out = []
-    for q, r in ((q0, r0), (q1, r1), (q2, r2)):
-        # The cell next to each corner lies 1/4 of the way from the centroid towards it.
-        out.append(axial_to_unit(cq + (q - cq) / 4, cr + (r - cr) / 4))
-    return out
+HEX_CACHE = 2 * 2 * len(BOARD.labels)
+"""Path hexes kept: each hex in play and out of it, at the usual width and one other."""
 
 
-def _tri_texture(d: ImageDraw.ImageDraw, terrain: str, pts: list[Point], r: float, seed: int) -> None:
-    """Surface texture inside one area triangle (clipped by the caller's mask)."""
-    base, dark = TERRAIN[terrain]
-    xs = [p[0] for p in pts]
-    ys = [p[1] for p in pts]
-    x0, x1, y0, y1 = min(xs), max(xs), min(ys), max(ys)
-    w = max(1, round(r * 0.05))
-    if terrain == "farmland":
-        step = r * 0.42
-        angle = (seed % 3) * 60 + 30
-        dx, dy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
-        span = (x1 - x0) + (y1 - y0)
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        k = -span
-        while k < span:
-            ox, oy = cx - dy * k, cy + dx * k
-            d.line(
-                [(ox - dx * span, oy - dy * span), (ox + dx * span, oy + dy * span)],
-                fill=shade(base, 0.9),
-                width=w,
-            )
-            k += step
-    elif terrain == "lake":
-        d.polygon(pts, fill=base)
-    elif terrain == "wasteland":
-        for k in range(14):
-            fx = ((seed * 37 + k * 71) % 100) / 100
-            fy = ((seed * 53 + k * 29) % 100) / 100
-            x, y = x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)
-            s = r * (0.05 + 0.04 * (k % 3))
-            d.ellipse((x - s, y - s * 0.7, x + s, y + s * 0.7), fill=dark)
-    elif terrain == "mountain":
-        for k in range(10):
-            fx = ((seed * 41 + k * 67) % 100) / 100
-            fy = ((seed * 13 + k * 31) % 100) / 100
-            x, y = x0 + fx * (x1 - x0), y0 + fy * (y1 - y0)
-            d.line([(x - r * 0.15, y), (x, y - r * 0.1), (x + r * 0.15, y)], fill=shade(base, 0.85), width=w)
-
-
-def _sheaf(d: ImageDraw.ImageDraw, c: Point, r: float) -> None:
-    """A wheat sheaf (one wheat symbol) centred on ``c``, about ``r`` tall."""
-    x, y = c
-    w = max(2, round(r * 0.06))
-    for k in (-2, -1, 0, 1, 2):
-        top = (x + k * r * 0.16, y - r * 0.42 + abs(k) * r * 0.05)
-        d.line([(x, y + r * 0.45), top], fill=WHEAT_DARK, width=w)
-        e = r * 0.1
-        d.ellipse(
-            (top[0] - e * 0.7, top[1] - e * 1.6, top[0] + e * 0.7, top[1] + e * 0.6),
-            fill=WHEAT,
-            outline=WHEAT_DARK,
-            width=w,
-        )
-    d.rectangle((x - r * 0.2, y + r * 0.05, x + r * 0.2, y + r * 0.14), fill=WHEAT_DARK)
-
-
-def _peak(d: ImageDraw.ImageDraw, c: Point, r: float) -> None:
-    """A mountain peak with a snow cap."""
-    _, dark = TERRAIN["mountain"]
-    x, y = c
-    h = r * 0.75
-    base = [(x - r * 0.62, y + h * 0.45), (x, y - h * 0.55), (x + r * 0.62, y + h * 0.45)]
-    d.polygon(base, fill=shade(dark, 1.1), outline=shade(dark, 0.7))
-    d.polygon([(x, y - h * 0.55), (x + r * 0.62, y + h * 0.45), (x + r * 0.1, y + h * 0.45)], fill=dark)
-    cap = [
-        (x - r * 0.22, y - h * 0.2),
-        (x, y - h * 0.55),
-        (x + r * 0.22, y - h * 0.2),
-        (x + r * 0.07, y - h * 0.12),
-        (x - r * 0.05, y - h * 0.22),
-    ]
-    d.polygon(cap, fill=SNOW)
-
-
-def _waves(d: ImageDraw.ImageDraw, c: Point, r: float) -> None:
-    """Three wave strokes on a lake."""
-    _, dark = TERRAIN["lake"]
-    x, y = c
-    w = max(2, round(r * 0.07))
-    for k in (-1, 0, 1):
-        yy = y + k * r * 0.28
-        xx = x + (k % 2) * r * 0.12
-        box = (xx - r * 0.36, yy - r * 0.12, xx, yy + r * 0.12)
-        d.arc(box, 200, 340, fill=(226, 240, 250), width=w)
-        d.arc((box[0] + r * 0.36, box[1], box[2] + r * 0.36, box[3]), 200, 340, fill=(226, 240, 250), width=w)
-    del dark
-
-
-def _stones(d: ImageDraw.ImageDraw, c: Point, r: float) -> None:
-    """A dry scrub with stones (wasteland: no resources)."""
-    _, dark = TERRAIN["wasteland"]
-    x, y = c
-    d.ellipse((x - r * 0.3, y, x + r * 0.05, y + r * 0.22), fill=shade(dark, 0.85))
-    d.ellipse((x, y + r * 0.04, x + r * 0.32, y + r * 0.26), fill=shade(dark, 0.75))
-    w = max(2, round(r * 0.05))
-    for a in (-50, -90, -130):
-        t = math.radians(a)
-        d.line(
-            [(x - r * 0.05, y), (x - r * 0.05 + math.cos(t) * r * 0.35, y + math.sin(t) * r * 0.35)],
-            fill=shade(dark, 0.6),
-            width=w,
-        )
-
-
-def _draw_areas(img: Image.Image, g: Geometry, layout: Layout) -> None:
-    s = SS
-    r = g.radius * s
-    for n, (area, terrain, wheat) in enumerate(layout):
-        pts = g.area_points(area, s)
-        xs = [p[0] for p in pts]
-        ys = [p[1] for p in pts]
-        box = (math.floor(min(xs)), math.floor(min(ys)), math.ceil(max(xs)), math.ceil(max(ys)))
-        size = (box[2] - box[0] + 1, box[3] - box[1] + 1)
-        local = [(x - box[0], y - box[1]) for x, y in pts]
-        tile = Image.new("RGB", size, TERRAIN[terrain][0])
-        _tri_texture(ImageDraw.Draw(tile), terrain, local, r, n)
-        mask = Image.new("L", size, 0)
-        ImageDraw.Draw(mask).polygon(local, fill=255)
-        img.paste(tile, box[:2], mask)
-        d = ImageDraw.Draw(img)
-        d.line([*pts, pts[0]], fill=shade(TERRAIN[terrain][1], 0.9), width=max(1, round(r * 0.03)))
-        centres = [g.to_px(c, s) for c in cells(area)]
-        if terrain == "farmland":
-            mid = (sum(p[0] for p in centres) / 3, sum(p[1] for p in centres) / 3)
-            spots = [mid] if wheat == 1 else centres[:2] if wheat == 2 else centres
-            if wheat == 2:
-                spots = [((a + mid[0]) / 2, (b + mid[1]) / 2) for a, b in centres[:2]]
-            for p in spots[:wheat]:
-                _sheaf(d, p, r * 0.95)
-        elif terrain == "mountain":
-            for p in centres:
-                _peak(d, p, r * 0.85)
-        elif terrain == "lake":
-            for p in centres:
-                _waves(d, p, r)
-        else:
-            _stones(d, centres[0], r)
-            _stones(d, centres[2], r * 0.8)
-
-
-def _draw_paths(img: Image.Image, g: Geometry, max_zone: int) -> None:
-    """Path hexes: light tiles where play is possible, a dark veil over the rest."""
-    veil = Image.new("RGBA", img.size, (0, 0, 0, 0))
-    dv = ImageDraw.Draw(veil)
-    d = ImageDraw.Draw(img)
-    s = SS
-    edge = max(1, round(g.radius * s * 0.05))
-    for i, label in enumerate(BOARD.labels):
-        pts = g.hex_points(g.center(label), g.radius * TILE, s)
-        if BOARD.zone_idx[i] <= max_zone:
-            d.polygon(pts, fill=PATH, outline=PATH_EDGE, width=edge)
-        else:
-            dv.polygon(pts, fill=(*MUTED, 150), outline=(*MUTED_EDGE, 200), width=edge)
-    img.paste(veil, (0, 0), veil)
-
-
-@lru_cache(maxsize=16)
-def landscape(layout: Layout, max_zone: int, width: int) -> Image.Image:
-    """The board without pieces: terrain, paths (muted outside the zones) and labels."""
+def draw_landscape(img: Image.Image, layout: Layout, max_zone: int, width: int) -> None:
+    """Draw the board without pieces at the top of ``img``: terrain, paths (muted outside
+    the zones) and labels."""
     g = geometry(width)
-    big = Image.new("RGB", (g.width * SS, g.board_height * SS), BACKGROUND)
-    _draw_areas(big, g, layout)
-    _draw_paths(big, g, max_zone)
-    img = big.reduce(SS)
-    d = ImageDraw.Draw(img)
-    size = round(g.radius * 0.5)
+    img.paste(BACKGROUND, (0, 0, g.width, g.board_height))
+    for area, terrain, wheat in layout:
+        paste(img, area_tile(area, terrain, wheat, width))
     for i, label in enumerate(BOARD.labels):
-        if BOARD.zone_idx[i] <= max_zone:
-            fonts.text(d, g.center(label), label, size, LABEL, anchor="mm", bold=True)
-    return img
+        paste(img, path_hex(label, BOARD.zone_idx[i] <= max_zone, width))
+
+
+@lru_cache(maxsize=HEX_CACHE)
+def path_hex(label: str, playable: bool, width: int) -> Tile:
+    """A path hex on a tile of its own: light with its label where play is possible, else
+    a dark veil over the landscape."""
+    g = geometry(width)
+    edge = max(1, round(g.radius * SS * 0.05))
+    pts = g.hex_points(g.center(label), g.radius * TILE, SS)
+    img, corner = canvas(pts, edge)
+    d = ImageDraw.Draw(img)
+    if playable:
+        d.polygon(shift(pts, corner), fill=PATH, outline=PATH_EDGE, width=edge)
+    else:
+        veil, veil_edge = premultiplied(MUTED, 150), premultiplied(MUTED_EDGE, 200)
+        d.polygon(shift(pts, corner), fill=veil, outline=veil_edge, width=edge)
+    tile, (left, top) = reduce(img, corner)
+    if playable:
+        x, y = g.center(label)
+        fonts.text(tile, (x - left, y - top), label, round(g.radius * 0.5), LABEL, anchor="mm", bold=True)
+    return cut((tile, (left, top)), (g.width, g.board_height))

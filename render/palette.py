@@ -79,3 +79,8 @@ def text_on(c: RGB) -> RGB:
     """Black or white, whichever reads better on ``c``."""
     lum = 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
     return INK if lum > 140 else (255, 255, 255)
+
+
+def premultiplied(c: RGB, alpha: int) -> RGBA:
+    """``c`` at opacity ``alpha``, as drawn on an "RGBa" (premultiplied alpha) image."""
+    return (round(c[0] * alpha / 255), round(c[1] * alpha / 255), round(c[2] * alpha / 255), alpha)

@@ -126,7 +126,7 @@ def building(kind: str, seat: int, radius: float) -> Image.Image:
     return _finish(img)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=64)
 def castle_tile(seat: int, tag: str, radius: float) -> Image.Image:
     """A castle: a tower in the owner's colour on a dark hex, with the owner's tag on it."""
     img, c, r = _canvas(radius)
@@ -210,7 +210,7 @@ def paste(base: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -
     base.paste(sprite, (x, y), sprite)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=256)
 def _rounded(w: int, h: int, radius: int, fill: RGB | None, outline: RGB | None, width: int) -> Image.Image:
     s = 2
     img = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))

@@ -1,14 +1,18 @@
-"""The renderer's small parts: player tags, text the font can show, colours, the PNG writer."""
+"""The renderer's small parts: player tags, text the font can show, colours, the PNG writer,
+the board's tiles."""
 
 from __future__ import annotations
 
 import io
 
-from PIL import Image
+from PIL import Image, ImageDraw
 
 from engine import Game
-from render import encode, palette
+from render import encode, palette, supersample
+from render.compose import layout_key
 from render.fonts import clean
+from render.geometry import geometry
+from render.landscape import draw_landscape
 from render.naming import decision_text, tags
 
 
@@ -45,3 +49,25 @@ def test_png_writer_output_decodes_to_the_palette_image() -> None:
     back.load()
     assert back.mode == "P" and back.size == (301, 157)
     assert back.tobytes() == img.quantize(palette=pal, dither=Image.Dither.NONE).tobytes()
+
+
+def test_a_tile_cut_in_bands_pastes_as_the_whole_piece_cut_to_the_board() -> None:
+    piece = Image.new("RGBa", (60, 50), (0, 0, 0, 0))
+    ImageDraw.Draw(piece).polygon([(30, 0), (59, 49), (0, 49)], fill=(200, 100, 50))
+    whole, banded = (Image.new("RGB", (100, 40), (10, 20, 30)) for _ in range(2))
+    whole.paste(piece, (-5, 10), piece)  # pasting clips to the image: what `cut` keeps
+    supersample.paste(banded, supersample.cut((piece, (-5, 10)), (100, 40), bands=4))
+    assert banded.tobytes() == whole.tobytes()
+    tile = supersample.cut((piece, (-5, 10)), (100, 40), bands=4)
+    assert len(tile) == 4
+    assert all(x >= 0 and y >= 10 and y + img.height <= 40 for img, (x, y) in tile)
+
+
+def test_the_landscape_is_drawn_on_the_board_only() -> None:
+    view = Game.new(["Ann", "Bob"], seed=3, setup="experienced").view(None)
+    g = geometry(900)
+    img = Image.new("RGB", (900, g.board_height + 200), (1, 2, 3))
+    draw_landscape(img, layout_key(view), view.max_zone, 900)
+    below = img.crop((0, g.board_height, 900, img.height))
+    assert below.getcolors() == [(900 * 200, (1, 2, 3))]
+    assert len(img.crop((0, 0, 900, g.board_height)).getcolors(1 << 16) or []) > 100
