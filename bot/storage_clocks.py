@@ -8,9 +8,10 @@ a transaction that its caller holds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
-from collections.abc import Collection
+from collections.abc import AsyncIterator, Collection
 from dataclasses import asdict
 from typing import Any
 
@@ -26,6 +27,18 @@ class ClockStorage:
 
     db: aiosqlite.Connection
     _lock: asyncio.Lock
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """Hold the lock and one write transaction: committed at the end, rolled back on an error."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
 
     # --- rows -----------------------------------------------------------------------
 

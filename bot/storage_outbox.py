@@ -61,15 +61,8 @@ class OutboxStorage(ClockStorage):
 
     async def enqueue(self, game: int | None, posts: Iterable[Post], now: int) -> list[int]:
         """Store ``posts`` for delivery in a transaction of their own."""
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                ids = await self._enqueue(game, posts, now)
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            await self.db.execute("COMMIT")
-            return ids
+        async with self._transaction():
+            return await self._enqueue(game, posts, now)
 
     async def remind(
         self,
@@ -82,24 +75,15 @@ class OutboxStorage(ClockStorage):
     ) -> list[int]:
         """Count the reminders sent to ``reminded``, mark ``stalled`` clocks, and store the posts
         that tell them, in one transaction."""
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
-                await self.db.executemany(
-                    "UPDATE clocks SET reminders = reminders + 1, last_reminded = ? "
-                    "WHERE game = ? AND seat = ?",
-                    [(now, game_id, s) for s in reminded],
-                )
-                await self.db.executemany(
-                    "UPDATE clocks SET stalled = 1 WHERE game = ? AND seat = ?",
-                    [(game_id, s) for s in stalled],
-                )
-                ids = await self._enqueue(game_id, posts, now)
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
-            await self.db.execute("COMMIT")
-            return ids
+        async with self._transaction():
+            await self.db.executemany(
+                "UPDATE clocks SET reminders = reminders + 1, last_reminded = ? WHERE game = ? AND seat = ?",
+                [(now, game_id, s) for s in reminded],
+            )
+            await self.db.executemany(
+                "UPDATE clocks SET stalled = 1 WHERE game = ? AND seat = ?", [(game_id, s) for s in stalled]
+            )
+            return await self._enqueue(game_id, posts, now)
 
     async def outbox(self, outbox_id: int) -> OutboxRow | None:
         async with self._lock:
@@ -140,8 +124,7 @@ class OutboxStorage(ClockStorage):
 
     async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> None:
         """Delivered: the attached file is dropped, and the game's channel works again."""
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+        async with self._transaction():
             await self.db.execute(
                 "UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, image = NULL, error = NULL "
                 "WHERE id = ?",
@@ -151,7 +134,6 @@ class OutboxStorage(ClockStorage):
                 "UPDATE games SET blocked = NULL WHERE id = (SELECT game FROM outbox WHERE id = ?)",
                 (outbox_id,),
             )
-            await self.db.execute("COMMIT")
 
     async def outbox_retry(self, outbox_id: int, next_try: int, error: str) -> None:
         """Not sent this time; the channel's later posts wait behind it."""
@@ -176,8 +158,7 @@ class OutboxStorage(ClockStorage):
 
     async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
         """The channel is gone: its pending posts are held and its running games paused (their ids)."""
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
+        async with self._transaction():
             await self.db.execute(
                 "UPDATE outbox SET state = 'held', error = ? WHERE channel = ? AND state = 'pending'",
                 (reason, channel),
@@ -190,7 +171,6 @@ class OutboxStorage(ClockStorage):
                 "WHERE channel = ? AND status IN ('lobby', 'active')",
                 (reason, now, channel),
             )
-            await self.db.execute("COMMIT")
         return [r["id"] for r in rows]
 
     async def set_blocked(self, game_id: int, missing: str | None) -> bool:
