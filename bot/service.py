@@ -177,6 +177,10 @@ class CittaService(
         game = self._restore(row)
         users = {s.seat: s.user_id for s in seats}
         head = f"Game {row.id} ({row.setup} setup; {listing}). {summary.when(game.view(None))}."
+        if row.paused is not None:
+            head += f"\n⏸ The game is paused: {row.paused}."
+        elif row.blocked is not None:
+            head += f"\n⚠️ I cannot post in this channel: I lack the **{row.blocked}** permission."
         if game.is_over:
             return Message(f"{head}\n{summary.standings(game.view(None))}", ephemeral=True)
         nxt, _ = summary.next_line(game, users)

@@ -92,6 +92,10 @@ async def test_a_missing_permission_is_told_privately_and_posts_resume_once_gran
         )
         assert f"<#{fake.channel.id}>" in host_dm.content
         assert not _posts_of(fake, move), "nothing is posted without the permission"
+        status = await fake.slash(alice, "citta status")
+        assert (
+            status.original is not None and "lack the **Attach Files** permission" in status.original.content
+        )
         await fake.allow_perms(fake.channel, "attach_files")  # the bot hears of it (CHANNEL_UPDATE)
         post = await fake.wait_for(lambda: next(iter(_posts_of(fake, move)), None), timeout=10)
         assert post.attachment("board.png")
