@@ -182,8 +182,10 @@ class Deliverer:
         post = envelope.load(row.channel, row.payload, row.image)
         done = dict(row.dms_done)
         for i, dm in enumerate(post.direct):
-            if i not in done:
-                done[i] = await self._dm(dm, f"{row.nonce}d{i}")
+            if done.get(i, -1) < 0:  # not sent yet, or tried (-when) before a crash
+                tried = -done[i] if i in done else None
+                await self.storage.outbox_dm_done(row.id, i, -self.now())
+                done[i] = await self._dm(dm, f"{row.nonce}d{i}", tried)
                 await self.storage.outbox_dm_done(row.id, i, done[i])
         failed = {dm.user_id for i, dm in enumerate(post.direct) if done[i] == 0}
         msg = post.message_for(failed)
@@ -283,10 +285,16 @@ class Deliverer:
         if game is not None and game.host > 0:
             await self._dm(DirectMessage(game.host, blocked_text(game.id, row.channel, missing)), None)
 
-    async def _dm(self, dm: DirectMessage, nonce: str | None) -> int:
-        """Send a DM; its message id, or 0 when it cannot be delivered (DMs closed …)."""
+    async def _dm(self, dm: DirectMessage, nonce: str | None, tried: int | None = None) -> int:
+        """Send a DM (unless a try at ``tried`` got through); its message id, or 0 when it cannot
+        be delivered (DMs closed …)."""
         try:
             user = self.client.get_user(dm.user_id) or await self.client.fetch_user(dm.user_id)
+            if tried is not None:
+                channel = user.dm_channel or await user.create_dm()
+                found = await self._find(channel.id, dm.text, since=tried - CLOCK_SKEW)
+                if found is not None:
+                    return found
             sent = await user.send(dm.text[:2000], nonce=nonce) if nonce else await user.send(dm.text[:2000])
         except (discord.Forbidden, discord.NotFound):
             return 0

@@ -146,7 +146,8 @@ class OutboxRow:
     image: bytes | None
     nonce: str
     dms_done: dict[int, int]
-    """Index of each DM tried: its message id, or 0 when it could not be delivered."""
+    """Index of each DM tried: its message id, 0 when it could not be delivered, or minus the
+    time it was sent off (a crash may have come before the answer)."""
     state: str
     attempts: int = 0
     tried_at: int | None = None

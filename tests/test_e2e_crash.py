@@ -110,3 +110,27 @@ async def test_a_post_sent_before_a_kill_long_ago_is_found_in_the_channel_not_se
     await second.close()
     assert len(_posts(fake, f"`{move}`")) == 1, "found in the channel's history, not posted twice"
     fake.check()
+
+
+async def test_a_direct_message_sent_before_a_kill_long_ago_is_not_sent_again(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake, db = fake_discord, str(tmp_path / "citta.db")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    crash = "bot.storage.Storage.outbox_dm_done:before:2"  # the DM went out; marking it did not
+    first = await fake.spawn_bot({"CITTA_DB": db, "FAKE_CRASH_AT": crash})
+    await first.ready()
+    start = await _open(fake, alice, bob)
+    [mover_id] = next_mentions(start)
+    mover = next(u for u in fake.users if u.id == mover_id)
+    fake.allow(await _play(fake, mover, "poll 1 2"))
+    assert await first.wait() == -9
+    assert len(fake.dms(mover)) == 1, "the polled cards reached the player before the crash"
+    await fake.advance(fake.nonce_window + 60)
+    second = await fake.spawn_bot({"CITTA_DB": db})
+    await second.ready()
+    await fake.wait_for(lambda: _outbox(db) == {"sent"}, timeout=30)
+    await second.close()
+    assert len(fake.dms(mover)) == 1, "found in the DM channel, not sent twice"
+    assert len(_posts(fake, "`poll 1 2`")) == 1
+    fake.check()
