@@ -51,9 +51,13 @@ class AbsenceMixin(ServiceBase):
             if current is None:
                 raise VacationError("You are not on vacation.")
             unused = (current - now) // clock.DAY
-            await self.storage.set_vacation(
-                row.id, me.seat, until=None, used=max(0, used - unused), year=year, shift=-(current - now)
-            )
+            if not await self.storage.set_vacation(
+                row.id, me.seat, until=None, used=max(0, used - unused), year=year, shift=-(current - now),
+                was=me.vacation_until,
+            ):  # fmt: skip
+                raise VacationError(
+                    "Your vacation changed at that moment (a second request?): see `/citta status`."
+                )
             text = f"🏖 {me.name} is back from vacation; their clock runs again."
             welcome = Message(f"Welcome back. {unused} day(s) returned.", ephemeral=True)
             return await self._told(row, Outcome(welcome, Message(text), game=row.id))
@@ -62,8 +66,18 @@ class AbsenceMixin(ServiceBase):
             raise VacationError(f"You have {left} of {allowance} vacation days left this year in this game.")
         start = current or now
         until = start + days * clock.DAY
-        await self.storage.set_vacation(row.id, me.seat, until=until, used=used + days, year=year,
-                                        shift=until - start)  # fmt: skip
+        if not await self.storage.set_vacation(
+            row.id,
+            me.seat,
+            until=until,
+            used=used + days,
+            year=year,
+            shift=until - start,
+            was=me.vacation_until,
+        ):
+            raise VacationError(
+                "Your vacation changed at that moment (a second request?): see `/citta status`."
+            )
         text = (
             f"🏖 {me.name} is on vacation until <t:{until}:f>: their clock is paused, no reminders "
             f"({allowance - used - days} of {allowance} days left this year)."

@@ -158,21 +158,24 @@ class ClockStorage:
     # --- seats ----------------------------------------------------------------------
 
     async def set_vacation(
-        self, game_id: int, seat: int, *, until: int | None, used: int, year: int | None, shift: int
-    ) -> None:
-        """Record a seat's vacation and move its clock's deadline by ``shift`` seconds."""
-        async with self._lock:
-            await self.db.execute("BEGIN IMMEDIATE")
-            await self.db.execute(
+        self, game_id: int, seat: int, *, until: int | None, used: int, year: int | None, shift: int,
+        was: int | None,
+    ) -> bool:  # fmt: skip
+        """Record a seat's vacation and move its clock's deadline by ``shift`` seconds, if its
+        vacation still ends at ``was`` (the request was based on that); False otherwise."""
+        async with self._transaction():
+            cur = await self.db.execute(
                 "UPDATE seats SET vacation_until = ?, vacation_used = ?, vacation_year = ? "
-                "WHERE game = ? AND seat = ?",
-                (until, used, year, game_id, seat),
+                "WHERE game = ? AND seat = ? AND vacation_until IS ?",
+                (until, used, year, game_id, seat, was),
             )
+            if cur.rowcount != 1:
+                return False
             await self.db.execute(
                 "UPDATE clocks SET paused = MAX(0, paused + ?) WHERE game = ? AND seat = ?",
                 (shift, game_id, seat),
             )
-            await self.db.execute("COMMIT")
+            return True
 
     async def come_back(self, game_id: int, seat: int) -> bool:
         """Give an absent player their seat back; False if they were not away."""

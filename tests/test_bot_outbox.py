@@ -152,3 +152,17 @@ async def test_computer_players_answer_after_the_mover_one_post_each(tmp_path: P
         "answers join the mover's batch"
     )
     await svc.close()
+
+
+async def test_two_copies_of_a_vacation_request_apply_once(svc: CittaService) -> None:
+    from bot.absence import VacationError
+
+    await start_game(svc, 2)
+    results = await asyncio.gather(
+        svc.vacation(ANN.id, channel=CHANNEL, days=3), svc.vacation(ANN.id, channel=CHANNEL, days=3),
+        return_exceptions=True,
+    )  # fmt: skip
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert any(isinstance(r, VacationError) and "a second request?" in str(r) for r in results)
+    [me] = [s for s in await svc.storage.seats(1) if s.user_id == ANN.id]
+    assert me.vacation_used == 3, "three days taken, not six"
