@@ -6,9 +6,12 @@ import contextlib
 import io
 import logging
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -104,12 +107,50 @@ def test_a_database_locked_by_another_program_says_so(tmp_path: Path) -> None:
     assert str(path) in str(e.value)
 
 
-@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root may write anything")
-def test_a_read_only_database_file_says_whom_to_give_write_access(tmp_path: Path) -> None:
-    path = tmp_path / "citta.db"
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        db.execute("CREATE TABLE games (id INTEGER)")
-    path.chmod(0o444)
-    with pytest.raises(ConfigError, match=f"uid {os.getuid()}") as e:
-        check_database(path)
-    assert str(path) in str(e.value) and "CITTA_DB" in str(e.value)
+NOBODY = 65534
+
+
+def _as_an_ordinary_user(check: Callable[[], str]) -> str:
+    """``check()`` run by an ordinary user: in a forked child as ``nobody`` when the tests run as
+    root (root may write any file), else right here."""
+    if os.geteuid() != 0:
+        return check()
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: drop root, answer through the pipe, never return into pytest
+        try:
+            os.setgid(NOBODY)
+            os.setuid(NOBODY)
+            os.write(write, check().encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, encoding="utf-8") as answer:
+        text = answer.read()
+    os.waitpid(pid, 0)
+    return text
+
+
+def test_a_read_only_database_file_says_whom_to_give_write_access() -> None:
+    folder = Path(tempfile.mkdtemp(prefix="citta-ro-"))
+    try:
+        folder.chmod(0o755)
+        path = folder / "citta.db"
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            db.execute("CREATE TABLE games (id INTEGER)")
+        path.chmod(0o444)
+        folder.chmod(0o555)
+
+        def check() -> str:
+            try:
+                check_database(path)
+            except ConfigError as e:
+                return f"{os.getuid()}:{e}"
+            return "no error"
+
+        answer = _as_an_ordinary_user(check)
+        uid, _, text = answer.partition(":")
+        assert f"uid {uid}" in text and str(path) in text and "CITTA_DB" in text, answer
+    finally:
+        folder.chmod(0o755)
+        shutil.rmtree(folder)
