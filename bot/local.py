@@ -218,7 +218,8 @@ class LocalGame:
                   + ("computers play every seat." if args.auto else f"you are {names[0]}."))  # fmt: skip
         if not args.auto:
             local.say(HELP)
-            local.say(f"The game is saved after every move in {local.save_path}.")
+            again = " (it replaces the game saved there before)" if local.save_path.exists() else ""
+            local.say(f"The game is saved after every move in {local.save_path}{again}.")
         local.show(game.setup_events)
         return local
 
@@ -239,8 +240,11 @@ class LocalGame:
         local = cls(
             game, data.get("human"), args.level or data.get("level", "basic"), path.parent, args.width, out
         )
-        for seat, text in record.moves:
-            local.play(seat, text, quiet=True)
+        try:
+            for seat, text in record.moves:
+                local.play(seat, text, quiet=True)
+        except IllegalMove as e:
+            raise SystemExit(f"citta: cannot resume from {path}: a saved move does not apply ({e})") from None
         who = "computers play every seat" if local.human is None else f"you are {record.players[local.human]}"
         local.say(f"Resumed {path}: seed {record.seed}, {len(record.moves)} moves made, {who}. "
                   f"{when(game.view(local.human))}. What happened last:")  # fmt: skip

@@ -5,6 +5,8 @@
 ('build farm I9', Action.parse('build farm I9'))
 >>> str(Action.parse("demolish i10 h10"))
 'demolish H10 I10'
+>>> str(Action.parse("found i9 FROM l11"))
+'found I9 from L11'
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from .errors import MalformedMove
 BUILDING_CARDS: tuple[str, ...] = MEDIUM + LARGE
 VERBS: tuple[str, ...] = (
     "castle", "gold", "found", "build", *BUILDING_CARDS, "master", "golden", "bread",
-    "harvest", "poll", "pass", "prefer", "demolish", "starve",
+    "harvest", "poll", "pass", "first", "prefer", "demolish", "starve",
 )  # fmt: skip
 _VERB_RANK = {v: i for i, v in enumerate(VERBS)}
 _BUILDING_RANK = {b: i for i, b in enumerate(BUILDINGS)}
@@ -27,7 +29,7 @@ _SERVICE_RANK: dict[str, int] = {s: i for i, s in enumerate(SERVICES)}
 USAGE: dict[str, str] = {
     "castle": "castle HEX (e.g. castle I9)",
     "gold": "gold",
-    "found": "found HEX (e.g. found I9)",
+    "found": "found HEX from HEX2, HEX2 a hex of the city that gives the citizen (e.g. found I9 from L11)",
     "build": f"build B HEX with B one of {', '.join(SMALL)} (e.g. build farm I9)",
     **{c: f"{c} HEX (e.g. {c} I9)" for c in BUILDING_CARDS},
     "master": f"master B HEX with B one of {', '.join(BUILDINGS)} (e.g. master palace I9)",
@@ -36,6 +38,7 @@ USAGE: dict[str, str] = {
     "harvest": "harvest HEX (e.g. harvest I9)",
     "poll": "poll A B with two of the face-down cards 1, 2, 3, or poll all (e.g. poll 1 3)",
     "pass": "pass",
+    "first": "first HEX with HEX a hex of your city that checks its neighbours first (e.g. first I9)",
     "prefer": "prefer HEX S with S culture, education or health (e.g. prefer I9 culture)",
     "demolish": "demolish HEX HEX ... (e.g. demolish H10 I10)",
     "starve": "starve HEX HEX ... (e.g. starve I9 I9)",
@@ -60,6 +63,8 @@ class Action(NamedTuple):
     service: str | None = None
     hexes: tuple[str, ...] = ()
     cards: tuple[int, ...] = ()
+    source: str | None = None
+    """``found``: a hex of the city that gives the spare citizen (its castle once canonical)."""
 
     # --- text ------------------------------------------------------------------------
 
@@ -67,7 +72,9 @@ class Action(NamedTuple):
         v = self.verb
         if v in ("gold", "pass"):
             return v
-        if v in ("castle", "found", "harvest", *BUILDING_CARDS):
+        if v == "found":
+            return f"found {self.hex}" + (f" from {self.source}" if self.source else "")
+        if v in ("castle", "first", "harvest", *BUILDING_CARDS):
             return f"{v} {self.hex}"
         if v in ("build", "master"):
             return f"{v} {self.building} {self.hex}"
@@ -86,12 +93,13 @@ class Action(NamedTuple):
         return f"Action.parse({str(self)!r})"
 
     def sort_key(self) -> tuple[object, ...]:
-        """Canonical order: by verb, building, count, hex (board order), service, hexes."""
+        """Canonical order: by verb, building, count, hex (board order), source, service, hexes."""
         return (
             _VERB_RANK[self.verb],
             _BUILDING_RANK.get(self.building or "", -1),
             self.n or 0,
             _hex_key(self.hex) if self.hex else -1,
+            _hex_key(self.source) if self.source else -1,
             _SERVICE_RANK.get(self.service or "", -1),
             tuple(_hex_key(h) for h in self.hexes),
             (len(self.cards), self.cards),
@@ -157,6 +165,16 @@ def _p_hex(verb: str, args: list[str]) -> Action:
     return Action(verb, hex=_hex(args[0], verb))
 
 
+def _p_found(verb: str, args: list[str]) -> Action:
+    """``found HEX from HEX2``; ``found HEX`` alone is still read (records made before the source
+    was named: the engine then takes the citizen as those versions did, see `found_source`)."""
+    _arity(verb, args, 1, 3)
+    if len(args) == 3 and args[1] != "from":
+        raise ValueError(verb)
+    source = _hex(args[2], verb) if len(args) == 3 else None
+    return Action(verb, hex=_hex(args[0], verb), source=source)
+
+
 def _p_building(verb: str, args: list[str]) -> Action:
     _arity(verb, args, 2)
     allowed = SMALL if verb == "build" else BUILDINGS
@@ -220,7 +238,8 @@ _PARSERS = {
     "castle": _p_hex,
     "gold": _p_bare,
     "pass": _p_bare,
-    "found": _p_hex,
+    "found": _p_found,
+    "first": _p_hex,
     "harvest": _p_hex,
     **{c: _p_hex for c in BUILDING_CARDS},
     "build": _p_building,

@@ -47,10 +47,12 @@ def place_starting_castle(state: GameState, seat: int, label: str, ev: Events) -
 
 
 def found_source(state: GameState, seat: int) -> City | None:
-    """The castle that gives the spare citizen to a new city.
+    """The castle that gives the spare citizen when a move does not say (``found HEX`` alone).
 
-    **Decision** (the notation names only the new hex): the engine takes the citizen from
-    the castle with the most spare citizens; on a tie, from the earliest founded city.
+    Rules §5: the player chooses the castle (``found HEX from HEX2``). ``found HEX`` alone is
+    still read, so that records made before the source was named replay as they were played:
+    it takes the citizen from the castle with the most spare citizens, on a tie from the
+    earliest founded city (what the engine always did then).
     """
     best: City | None = None
     for c in state.cities_of(seat):
@@ -59,13 +61,11 @@ def found_source(state: GameState, seat: int) -> City | None:
     return best
 
 
-def found_city(state: GameState, seat: int, label: str, ev: Events) -> City:
-    """Found a city (§5 action 2): one spare citizen moves in, 2 more come from the supply.
+def found_city(state: GameState, seat: int, label: str, source: City, ev: Events) -> City:
+    """Found a city (§5 action 2): a spare citizen of ``source`` moves in, 2 more come from the supply.
 
     **Decision**: when the supply holds fewer than 2 citizens, the new castle gets what is left.
     """
-    source = found_source(state, seat)
-    assert source is not None
     source.population -= 1
     extra = min(2, state.supply_citizens)
     state.supply_citizens -= extra
@@ -77,7 +77,8 @@ def found_city(state: GameState, seat: int, label: str, ev: Events) -> City:
         f"{state.players[seat].name} founds {city.name} at {label} with a citizen from "
         f"{source.name} and {extra} from the supply (food {food}).",
         seat=seat,
-        hexes=[label],
+        hexes=[label, source.castle],
+        data={"source": source.castle},
     )
     return city
 

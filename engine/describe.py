@@ -23,17 +23,19 @@ from .cities import (
     area_map,
     city_at,
     hex_food,
+    player_citizens,
+    player_food,
     population_limit,
     room,
     service_points,
     terrain_sum,
 )
-from .components import ARCHES, SERVICES, WATER
+from .components import ARCHES, SERVICES
 from .construction import found_source
 from .game import Game
 from .placement import city_at_neighbour
-from .relocation import winners_against
-from .state import City, GameState
+from .relocation import takes_from, winners_against
+from .state import Building, City, GameState
 from .turn import built_kind, card_cost
 
 MAX_LEN = 100
@@ -41,13 +43,21 @@ MAX_LEN = 100
 
 
 def describe(game: Game, seat: int, action: Action) -> str:
-    """``"<move> — <what it does>"`` for ``seat`` in the current position (at most 100 characters)."""
+    """``"<move> — <what it does>"`` for ``seat`` in the current position (at most 100 characters).
+
+    A move that leaves the player more citizens than food for this year's feeding (or more
+    short than before) ends with a warning, which is kept when the text is cut to fit.
+    """
     try:
         what = _what(game.state, seat, action)
+        warning = _hunger_warning(game.state, seat, action)
     except (AssertionError, KeyError, LookupError, ValueError, IndexError):
-        what = ""
-    text = f"{action} — {what}" if what else str(action)
-    return text if len(text) <= MAX_LEN else text[: MAX_LEN - 1] + "…"
+        what = warning = ""
+    head = f"{action} — {what}" if what else str(action)
+    room = MAX_LEN - len(warning)
+    if len(head) > room:
+        head = head[: room - 1] + "…"
+    return head + warning
 
 
 def _plural(n: int, word: str) -> str:
@@ -61,7 +71,7 @@ def _cost(state: GameState, seat: int, cost: int) -> str:
 
 
 def _limit_text(limit: int) -> str:
-    return "no limit" if limit >= UNLIMITED else str(limit)
+    return "none" if limit >= UNLIMITED else str(limit)
 
 
 def _what(state: GameState, seat: int, a: Action) -> str:
@@ -75,9 +85,13 @@ def _what(state: GameState, seat: int, a: Action) -> str:
         return f"starting castle, food {hex_food(area_map(state), a.hex)}"
     if v == "found":
         assert a.hex is not None
-        source = found_source(state, seat)
-        src = f", a citizen from {source.name}" if source else ""
+        source = city_at(state, a.source) if a.source else found_source(state, seat)
+        src = (
+            f", a citizen from {source.name} ({source.population}→{source.population - 1})" if source else ""
+        )
         return f"new city, food {hex_food(area_map(state), a.hex)}{src}"
+    if v == "first":
+        return _first(state, a)
     kind = built_kind(a)
     if kind is not None:
         return _build(state, seat, kind, a)
@@ -114,10 +128,14 @@ def _build(state: GameState, seat: int, kind: str, a: Action) -> str:
         effects.append(f"food +{hex_food(areas, a.hex)}")
     elif kind == "quarry":
         effects.append(f"+{terrain_sum(areas, a.hex, 'mountain')} gold a year")
-    elif kind == "market":
-        effects.append(f"+1 citizen, limit {population_limit(city)}→8")
-    if kind in WATER and any(b.kind == "market" for b in city.buildings):
-        effects.append(f"limit {_limit_text(population_limit(city))}→none")
+    if kind == "market":
+        effects.append("+1 citizen")
+    before = population_limit(city)
+    after = population_limit(
+        city.model_copy(update={"buildings": [*city.buildings, Building(hex=a.hex, kind=kind)]})
+    )
+    if after != before:
+        effects.append(f"limit {_limit_text(before)}→{_limit_text(after)}")
     text = f"{city.name} " + ", ".join(effects) if effects else f"{city.name} gets a {kind}"
     if a.is_politics:
         text += f"; {_cost(state, seat, card_cost(a))}"
@@ -156,6 +174,45 @@ def _prefer(state: GameState, a: Action) -> str:
         return f"{city.name} compares {a.service} ({mine}): takes no citizen"
     names = ", ".join(c.name for c in losers)
     return f"{city.name} compares {a.service} ({mine}): takes a citizen from {names}"
+
+
+def _first(state: GameState, a: Action) -> str:
+    assert a.hex is not None
+    city = _city(state, a.hex)
+    taken = [
+        f"{state.players[o.owner].name}'s {o.name}{' (last)' if o.population == 1 else ''}"
+        for o in takes_from(state, city)
+    ]
+    if not taken:
+        return f"{city.name} first: takes no citizen"
+    full = "; full, to the supply" if room(city) == 0 else ""
+    return f"{city.name} first: takes from {', '.join(taken)}{full}"
+
+
+def _hunger_warning(state: GameState, seat: int, a: Action) -> str:
+    """``"; ⚠ 14 citizens for 13 food"`` when the move makes the player short at feeding."""
+    areas = area_map(state)
+    citizens, food = player_citizens(state, seat), player_food(state, seat)
+    more, grown = 0, 0
+    v, kind = a.verb, built_kind(a)
+    if v == "found" and a.hex is not None:
+        more, grown = min(2, state.supply_citizens), hex_food(areas, a.hex)
+    elif kind == "farm" and a.hex is not None:
+        grown = hex_food(areas, a.hex)
+    elif kind == "market":
+        more = min(1, state.supply_citizens)
+    elif v == "golden" and a.hex is not None and a.n is not None:
+        more = min(a.n, room(_city(state, a.hex)), state.supply_citizens)
+    elif v == "harvest" and a.hex is not None:
+        grown = hex_food(areas, a.hex)
+    elif v == "demolish":
+        city = _city(state, a.hexes[0])
+        grown = -sum(hex_food(areas, b.hex) * (2 if b.harvest else 1)
+                     for b in city.buildings if b.kind == "farm" and b.hex in a.hexes)  # fmt: skip
+    after = citizens + more - (food + grown)
+    if after <= 0 or after <= citizens - food:
+        return ""
+    return f"; ⚠ {citizens + more} citizens for {food + grown} food"
 
 
 def _demolish(state: GameState, a: Action) -> str:

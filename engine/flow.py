@@ -9,7 +9,7 @@ from .demolition import excess_buildings
 from .events import Events
 from .feeding import shortage
 from .politics_row import end_of_year as discard_politics
-from .relocation import cities_needing_preference, relocate, tally
+from .relocation import cities_needing_preference, first_choices, relocate, tally
 from .scoring import final_scores
 from .state import Decision, GameState, no_peek
 
@@ -106,6 +106,7 @@ def _politics_step(state: GameState, ev: Events) -> None:
             "hunger",
             f"{player.name} loses this turn to last year's hunger (an action card is turned face down).",
             seat=seat,
+            data={"auto": True},
         )
         return
     open_decision(state, Decision(seat=seat, kind="turn"), ev)
@@ -122,6 +123,10 @@ def _relocation_step(state: GameState, ev: Events) -> None:
             state.pending.append(
                 Decision(seat=seat, kind="prefer", city=city.castle, services=list(state.voice_result))
             )
+        return
+    choices = first_choices(state, seat)
+    if choices:
+        state.pending.append(Decision(seat=seat, kind="first", cities=[c.castle for c in choices]))
         return
     relocate(state, seat, ev)
     state.relocation_queue.pop(0)

@@ -16,7 +16,7 @@ from pydantic import BaseModel
 
 from .actions import Action
 from .construction import place_starting_castle
-from .decisions import ASKED, VERB_KIND, answers, canonical, default, options, problem, resolve
+from .decisions import ASKED, VERB_KIND, answers, asked_of, canonical, default, options, problem, resolve
 from .errors import IllegalMove
 from .events import Event, Events
 from .flow import advance
@@ -35,6 +35,11 @@ class Record(BaseModel):
     seed: int
     setup: SetupKind
     moves: list[tuple[int, str]] = []
+    legacy_moves: int | None = None
+    """How many of the moves were played before the engine asked ``first`` (rules §7), when
+    it let a player's cities check their neighbours in founding order. ``None``: a record
+    made before this field, all of whose moves are such (a new game starts at 0; a game
+    restored from an older record gets its count when it next moves). See `Game.replay`."""
 
 
 class Game:
@@ -68,16 +73,40 @@ class Game:
             for seat, label in beginner_castles(len(names)):
                 place_starting_castle(state, seat, label, ev)
         advance(state, ev)
-        return cls(state, Record(players=list(names), seed=seed, setup=setup), list(ev))
+        record = Record(players=list(names), seed=seed, setup=setup, legacy_moves=0)
+        return cls(state, record, list(ev))
 
     @classmethod
     def replay(cls, record: Record | dict[str, Any]) -> Game:
-        """Replay a record move by move; raises IllegalMove if a move does not apply."""
+        """Replay a record move by move; raises IllegalMove if a move does not apply.
+
+        Records from before the engine asked ``first`` replay as they were played: where such
+        a move leads to a ``first`` decision that the record does not answer next, the engine
+        answers it as it did then (founding order, see `_answer_first_as_before`). The record
+        of the replayed game is the given one.
+        """
         rec = Record.model_validate(record)
         game = cls.new(rec.players, rec.seed, rec.setup)
-        for seat, text in rec.moves:
+        legacy = len(rec.moves) if rec.legacy_moves is None else rec.legacy_moves
+        for k, (seat, text) in enumerate(rec.moves):
+            if k <= legacy and not (text.lower().split()[:1] == ["first"] and seat in game.pending_seats()):
+                game._answer_first_as_before()
             game.play(seat, text)
+        if len(rec.moves) <= legacy:
+            game._answer_first_as_before()
+        game._record = rec.model_copy(deep=True)
         return game
+
+    def _answer_first_as_before(self) -> None:
+        """Answer pending ``first`` decisions as the engine did before it asked them: the
+        earliest founded of the competing cities first (their founding order)."""
+        while (d := next((d for d in self.state.pending if d.kind == "first"), None)) is not None:
+            ev = Events()
+            self.state.pending = [p for p in self.state.pending if p is not d]
+            resolve(self.state, d, Action("first", hex=d.cities[0]), ev)
+            advance(self.state, ev)
+        self._legal.clear()
+        self._table = None
 
     @classmethod
     def restore(cls, snapshot: dict[str, Any], record: Record | dict[str, Any]) -> Game:
@@ -132,24 +161,22 @@ class Game:
         """Who must act and for what, in a sentence."""
         if self.is_over:
             return "The game is over."
-        parts = []
-        for d in self.state.pending:
-            name = self.state.players[d.seat].name
-            city = f" ({d.city})" if d.city else ""
-            parts.append(f"{name} to {ASKED[d.kind]}{city}")
-        return "Waiting for " + "; ".join(dict.fromkeys(parts)) + "."
+        seats = dict.fromkeys(d.seat for d in self.state.pending)
+        parts = [f"{self.state.players[s].name} to {' and '.join(asked_of(self.state, s))}" for s in seats]
+        return "Waiting for " + "; ".join(parts) + "."
 
     # --- playing ------------------------------------------------------------------------
 
     def check(self, seat: int, move: str | Action) -> tuple[Action, Decision]:
         """The move in canonical form and the decision it answers; IllegalMove when not allowed.
 
-        A city may be named by any hex of it (``golden``, ``prefer``, ``starve``); the
-        canonical form, which the record keeps, names its castle.
+        A city may be named by any hex of it (``golden``, ``first``, ``prefer``, ``starve``,
+        the source of ``found``); the canonical form, which the record keeps, names its castle.
+        ``found HEX`` alone is completed with the castle `found_source` picks.
         """
-        action = canonical(self.state, Action.parse(move) if isinstance(move, str) else move)
         if not 0 <= seat < self.state.n_players:
             raise IllegalMove(f"There is no seat {seat} in this game.")
+        action = canonical(self.state, seat, Action.parse(move) if isinstance(move, str) else move)
         if self.is_over:
             raise IllegalMove("The game is over; no more moves can be made.")
         mine = self.pending_decisions(seat)
@@ -182,6 +209,8 @@ class Game:
         self._table = None
         resolve(self.state, decision, action, ev)
         advance(self.state, ev)
+        if self._record.legacy_moves is None:
+            self._record.legacy_moves = len(self._record.moves)
         self._record.moves.append((seat, str(action)))
         return list(ev)
 

@@ -160,15 +160,23 @@ def castle_problem(t: Table, seat: int, label: str) -> str | None:
     if problem:
         return problem
     row = BOARD.dist[BOARD.index[label]]
-    for i, city in t.occ.items():
-        if row[i] < FOUND_MIN_STEPS:
-            between = row[i] - 1
-            return (
-                f"{label} is only {between} empty hex{'es' if between != 1 else ''} away from "
-                f"{t.describe_city(city, seat)} (at {BOARD.labels[i]}); a castle needs at least "
-                "3 empty hexes along the paths to every other city."
-            )
-    return None
+    near = [i for i in t.occ if row[i] < FOUND_MIN_STEPS]
+    if not near:
+        return None
+    i = min(near, key=lambda i: (row[i], i))
+    city = t.occ[i]
+    between = row[i] - 1
+    gap = "next to" if between == 0 else f"only {between} empty hex{'es' if between != 1 else ''} away from"
+    hit = BOARD.labels[i]
+    part = (
+        ""
+        if hit == city.castle
+        else f" (its {next(b.kind for b in city.buildings if b.hex == hit)} at {hit})"
+    )
+    return (
+        f"{label} is {gap} {t.describe_city(city, seat)}{part}; a castle needs at least "
+        "3 empty hexes along the paths to every other city."
+    )
 
 
 def castle_sites(t: Table) -> list[str]:

@@ -3,14 +3,17 @@
 Relocation goes seat by seat from the start player. On a seat's turn each of its cities
 compares one service with every opposing neighbour; each neighbour with strictly fewer
 points gives it one citizen. With a tied voice the owner picks the service per city — asked
-(`prefer HEX S`) only when the two services would not take from the same neighbours.
+(`prefer HEX S`) only when the two services would not take from the same neighbours. When two
+of the seat's cities would take the last citizen of the same opposing city, the owner picks
+which checks first (`first HEX`, see `first_choices`); otherwise they check in founding order.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from itertools import permutations
 
-from .cities import opposing_neighbours, room, service_points
+from .cities import opposing_neighbours, population_limit, room, service_points
 from .components import SERVICES, Service
 from .construction import remove_city
 from .events import Events
@@ -58,28 +61,85 @@ def service_for(state: GameState, city: City) -> Service:
     return state.preferred.get(city.id, state.voice_result[0])
 
 
+def takes_from(state: GameState, city: City) -> list[City]:
+    """The opposing neighbours ``city`` takes a citizen from on its owner's relocation turn."""
+    return winners_against(state, city, service_for(state, city))
+
+
+def unchecked(state: GameState, seat: int) -> list[City]:
+    """The cities of ``seat`` that have not yet checked their neighbours this turn (founding order)."""
+    return [c for c in state.cities_of(seat) if c.id not in state.relocated]
+
+
+def outcome(state: GameState, order: list[City]) -> tuple[int, ...]:
+    """Every city's population after ``order`` checks its neighbours one city after another
+    (the supply holds the rest, so this is the whole result)."""
+    pops = {c.id: c.population for c in state.cities}
+    for city in order:
+        for other in takes_from(state, city):
+            if pops[other.id] > 0:
+                pops[other.id] -= 1
+                if population_limit(city) > pops[city.id]:
+                    pops[city.id] += 1
+    return tuple(pops.values())
+
+
+def first_choices(state: GameState, seat: int) -> list[City]:
+    """The cities of ``seat`` among which the player chooses which checks first, or ``[]``.
+
+    Rules §7: the order of a player's cities matters only when more of them would take from
+    the same opposing city than it has citizens (the first to check takes the last one). The
+    player is asked only then, and only when the order changes the result (a full city sends
+    the citizen to the supply, so two full cities competing give the same result either way).
+    The choices are every city that competes for such a citizen.
+    """
+    cities = unchecked(state, seat)
+    if len(cities) < 2:
+        return []
+    takers: dict[int, list[City]] = {}
+    for city in cities:
+        for other in takes_from(state, city):
+            takers.setdefault(other.id, []).append(city)
+    competing: set[int] = set()
+    for other_id, cs in takers.items():
+        if len(cs) > state.city_by_id(other_id).population:
+            competing.update(c.id for c in cs)
+    choices = [c for c in cities if c.id in competing]
+    if len({outcome(state, list(order)) for order in permutations(choices)}) < 2:
+        return []
+    return choices
+
+
+def relocate_city(state: GameState, city: City, ev: Events) -> None:
+    """One city checks its neighbours: each that has fewer points gives it a citizen (§7)."""
+    state.relocated.append(city.id)
+    if not any(c is city for c in state.cities):
+        return  # lost earlier this turn
+    owner = state.players[city.owner].name
+    service = service_for(state, city)
+    for other in winners_against(state, city, service):
+        other.population -= 1
+        kept = room(city) > 0
+        if kept:
+            city.population += 1
+            where = f"moves to {owner}'s {city.name}"
+        else:
+            state.supply_citizens += 1
+            where = f"leaves for the supply ({owner}'s {city.name} is full)"
+        ev.add(
+            "relocate",
+            f"{service.capitalize()}: a citizen of {state.players[other.owner].name}'s {other.name} {where}.",
+            seat=city.owner,
+            hexes=[other.castle, city.castle],
+            data={"service": service, "from": other.castle, "to": city.castle, "to_supply": not kept},
+        )
+        if other.population == 0:
+            why = f"its last citizen moved to {city.name}" if kept else "its last citizen left for the supply"
+            remove_city(state, other, ev, why)
+
+
 def relocate(state: GameState, seat: int, ev: Events) -> None:
-    """One seat's relocation turn: every city of ``seat`` takes from weaker neighbours."""
-    name = state.players[seat].name
-    for city in list(state.cities_of(seat)):
-        if not any(c is city for c in state.cities):
-            continue  # lost earlier this turn
-        service = service_for(state, city)
-        for other in winners_against(state, city, service):
-            other.population -= 1
-            if room(city) > 0:
-                city.population += 1
-                where = f"moves to {city.name}"
-            else:
-                state.supply_citizens += 1
-                where = f"leaves for the supply ({city.name} is full)"
-            ev.add(
-                "relocate",
-                f"{service.capitalize()}: a citizen of {state.players[other.owner].name}'s "
-                f"{other.name} {where} ({name}).",
-                seat=seat,
-                hexes=[other.castle, city.castle],
-                data={"service": service, "from": other.castle, "to": city.castle},
-            )
-            if other.population == 0:
-                remove_city(state, other, ev, f"its citizens left for {city.name}")
+    """The rest of one seat's relocation turn: its unchecked cities, in founding order."""
+    for city in unchecked(state, seat):
+        relocate_city(state, city, ev)
+    state.relocated = []

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, PrivateAttr
 from .components import Service, Terrain
 
 Phase = Literal["setup", "politics", "relocation", "demolition", "feeding", "over"]
-DecisionKind = Literal["castle", "turn", "prefer", "demolish", "starve"]
+DecisionKind = Literal["castle", "turn", "first", "prefer", "demolish", "starve"]
 SetupKind = Literal["beginner", "experienced"]
 
 
@@ -77,6 +77,8 @@ class Decision(BaseModel):
     """How many buildings to demolish, or citizens to send away (starve)."""
     services: list[Service] = Field(default_factory=list)
     """The tied services to choose from (prefer)."""
+    cities: list[str] = Field(default_factory=list)
+    """The castle hexes of the cities to choose from, in founding order (first)."""
 
 
 class GameState(BaseModel):
@@ -114,6 +116,9 @@ class GameState(BaseModel):
     pending: list[Decision] = Field(default_factory=list)
     relocation_queue: list[int] = Field(default_factory=list)
     """Seats that still have their relocation turn this year, in order."""
+    relocated: list[int] = Field(default_factory=list)
+    """Ids of the cities of the seat on its relocation turn that have already checked their
+    neighbours (a city chosen with ``first`` checks at once; the others after the last choice)."""
     preferred: dict[int, Service] = Field(default_factory=dict)
     """Service chosen per city id for this year's relocation (tied voice)."""
 

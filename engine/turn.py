@@ -11,7 +11,7 @@ from typing import cast
 
 from .actions import Action
 from .board import BOARD
-from .cities import city_at, room, services
+from .cities import castle_citizens, city_at, room, services
 from .components import (
     ARCHES,
     BREAD_COST,
@@ -81,7 +81,13 @@ def _action_card_problem(state: GameState, seat: int) -> str | None:
     return None
 
 
-def _found_problem(t: Table, seat: int, label: str | None) -> str | None:
+def found_sources(state: GameState, seat: int) -> list[City]:
+    """The cities of ``seat`` that can give a spare citizen to a new city (castle board order)."""
+    spare = [c for c in state.cities_of(seat) if castle_citizens(c) >= 2]
+    return sorted(spare, key=lambda c: BOARD.index[c.castle])
+
+
+def _found_problem(t: Table, seat: int, label: str | None, source: str | None = None) -> str | None:
     state = t.state
     p = state.players[seat]
     if p.founded_this_year:
@@ -90,6 +96,16 @@ def _found_problem(t: Table, seat: int, label: str | None) -> str | None:
         return f"All {CASTLES_PER_PLAYER} of your castles are on the board."
     if found_source(state, seat) is None:
         return "Founding needs a spare citizen, and none of your castles has more than 1 citizen."
+    if source is not None:
+        city, problem = _own_city_at(t, seat, source)
+        if city is None:
+            return f"found … from {source}: {problem}"
+        if castle_citizens(city) < 2:
+            spare = ", ".join(f"{c.name} ({c.castle})" for c in found_sources(state, seat))
+            return (
+                f"{city.name} ({city.castle}) has {castle_citizens(city)} citizen in its castle, and "
+                f"one must stay; take the citizen from {spare}."
+            )
     return castle_problem(t, seat, label) if label else None
 
 
@@ -169,7 +185,7 @@ def turn_problem(t: Table, seat: int, a: Action) -> str | None:
         if v == "gold":
             return None
         if v == "found":
-            return _found_problem(t, seat, a.hex)
+            return _found_problem(t, seat, a.hex, a.source)
         assert a.building is not None and a.hex is not None
         return build_problem(t, seat, a.building, a.hex)
     if v == "pass":
@@ -227,7 +243,8 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[Action]:
     if p.action_cards > 0:
         yield Action("gold")
         if _found_problem(t, seat, None) is None:
-            yield from (Action("found", hex=h) for h in castle_sites(t))
+            sources = [c.castle for c in found_sources(state, seat)]
+            yield from (Action("found", hex=h, source=c) for h in castle_sites(t) for c in sources)
         for kind in SMALL:
             yield from (Action("build", hex=h, building=kind) for h in buildable(kind))
     for card, cost in BUILDING_CARD_COST.items():
@@ -279,7 +296,9 @@ def apply_turn(state: GameState, seat: int, a: Action, ev: Events) -> None:
         return
     if v == "found":
         assert a.hex is not None
-        found_city(state, seat, a.hex, ev)
+        source = city_at(state, a.source) if a.source else found_source(state, seat)
+        assert source is not None
+        found_city(state, seat, a.hex, source, ev)
         return
     if v == "pass":
         draw_for_pass(state, seat, ev)

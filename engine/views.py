@@ -85,6 +85,8 @@ class DecisionView(BaseModel):
     city: str | None
     count: int
     services: list[Service]
+    cities: list[str] = []
+    """The castle hexes of the cities to choose from (``first``)."""
 
 
 class SupplyView(BaseModel):

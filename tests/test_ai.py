@@ -14,6 +14,8 @@ from engine.game import Record
 from engine.state import GameState
 
 KINDS = {"castle", "turn", "prefer", "demolish", "starve"}
+"""Decision kinds these games reach; `first` is rare in random play and has its own scenario
+(tests/test_relocation_order.py)."""
 
 
 @pytest.fixture(autouse=True)
@@ -50,7 +52,7 @@ def test_every_level_answers_every_decision_kind_with_a_legal_move(level: str) -
             # Random moves elsewhere reach positions (hunger, ties) a good player avoids.
             g.play(seat, move)
             step += 1
-    assert seen == KINDS
+    assert seen >= KINDS
 
 
 def test_the_strong_level_answers_with_legal_moves_in_every_phase() -> None:

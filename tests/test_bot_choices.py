@@ -58,3 +58,36 @@ def test_nothing_is_offered_to_a_seat_that_is_not_asked() -> None:
     other = next(s for s in range(4) if s not in g.pending_seats())
     assert choices_for(g, other, "") == []
     assert not BOARD.is_hex("gold")
+
+
+def _first_asked() -> Game:
+    from test_relocation_order import two_take_the_last
+
+    g = two_take_the_last(firenze_pop=5)
+    g.play(1, "gold")
+    return g
+
+
+def test_which_city_goes_first_is_offered_with_what_each_takes() -> None:
+    shown = choices_for(_first_asked(), 0, "")
+    assert [c.value for c in shown] == ["first N5", "first K6"]
+    assert shown[1].name == "first K6 — Firenze first: takes from P1's Pisa (last); full, to the supply"
+
+
+def test_which_city_goes_first_gets_buttons_the_least_harmful_first() -> None:
+    from bot.summary import decision_buttons
+
+    buttons = decision_buttons(_first_asked(), 7, 3, {0: "P0", 1: "P1"})
+    assert [b.label.split(" — ")[0] for b in buttons] == ["first N5", "first K6"]
+    assert all(b.style == "primary" and len(b.label) <= 80 for b in buttons)
+
+
+def test_typing_the_city_that_gives_the_citizen_finds_the_founding_from_it() -> None:
+    g, seat = _game()
+    found = next(a for a in g.legal_moves(seat) if a.verb == "found")
+    sources = {a.source for a in g.legal_moves(seat) if a.verb == "found" and a.hex == found.hex}
+    assert len(sources) == 2
+    for source in sources:
+        city = next(c.name for c in g.view(None).players[seat].cities if c.castle == source)
+        shown = rank_moves(g, seat, f"found {found.hex} {city}")
+        assert shown[0] == found._replace(source=source)

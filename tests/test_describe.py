@@ -68,3 +68,42 @@ def test_a_move_that_is_not_legal_still_gets_its_notation() -> None:
     g = Game.new(["Ann", "Bob"], seed=7)
     label = g.view(None).players[0].cities[0].castle
     assert describe(g, 0, Action.parse(f"demolish {label}")).startswith(f"demolish {label}")
+
+
+def _city_with(buildings: list[tuple[str, str]], population: int = 4) -> Game:
+    from scenario import Scenario
+
+    sc = Scenario()
+    sc.hex_terrain("J9", ("lake", 0), ("lake", 0))
+    sc.city(0, "K9", population, buildings)
+    return sc.turn(0).game()
+
+
+def test_water_in_a_city_without_limit_does_not_claim_to_lift_it() -> None:
+    g = _city_with([("market", "L9"), ("fountain", "J9")], population=6)
+    text = describe(g, 0, Action.parse("build fountain I9"))
+    assert "limit" not in text, text
+
+
+def test_water_with_a_market_lifts_the_limit_from_8_to_none() -> None:
+    g = _city_with([("market", "L9")])
+    assert describe(g, 0, Action.parse("build fountain J9")).endswith("health 0→1, limit 8→none")
+
+
+def test_a_market_in_a_city_with_water_lifts_the_limit_to_none() -> None:
+    g = _city_with([("fountain", "J9")])
+    text = describe(g, 0, Action.parse("build market L9"))
+    assert text.startswith("build market L9 — Firenze +1 citizen, limit 5→none"), text
+
+
+def test_a_move_that_leaves_the_player_short_of_food_says_so() -> None:
+    from scenario import Scenario
+
+    sc = Scenario()
+    sc.hex_terrain("K9", ("farmland", 2), ("farmland", 1))  # the castle feeds 3
+    sc.city(0, "K9", 3)
+    g = sc.row("golden").turn(0).game()
+    assert describe(g, 0, Action.parse("golden 1 K9")).endswith("; ⚠ 4 citizens for 3 food")
+    assert "⚠" not in describe(g, 0, Action.parse("gold"))
+    short = describe(g, 0, Action.parse("golden 3 K9"))
+    assert short.endswith("; ⚠ 5 citizens for 3 food") and len(short) <= MAX_LEN

@@ -10,6 +10,7 @@ CANONICAL = [
     "castle I9",
     "gold",
     "found I9",
+    "found I9 from L11",
     "build farm I9",
     "build market F6",
     "palace I10",
@@ -26,6 +27,7 @@ CANONICAL = [
     "poll 1 3",
     "poll all",
     "pass",
+    "first I9",
     "prefer I9 culture",
     "demolish H10 I10",
     "starve I9 I9 L11",
@@ -65,6 +67,8 @@ def test_hex_lists_are_kept_in_board_order() -> None:
         ("demolish I10 I10", "once"),
         ("prefer I9", "prefer HEX S"),
         ("starve", "starve HEX"),
+        ("found I9 L11", "found HEX from HEX2"),
+        ("first", "first HEX"),
     ],
 )
 def test_malformed_text_says_what_would_be_right(text: str, hint: str) -> None:

@@ -12,6 +12,8 @@ from scenario import Scenario
 
 from engine import Action, Game, IllegalMove, MalformedMove
 from engine.board import BOARD
+from engine.components import Service
+from engine.state import Decision
 
 VIEW_KEYS = {
     "year", "phase", "round", "start_player", "pending", "areas", "players", "politics_row",
@@ -122,8 +124,13 @@ def test_every_listed_move_plays_and_unlisted_well_formed_moves_are_refused(n: i
             for text in random_texts(rng, 6):
                 if text not in listed:
                     probes += 1
-                    with pytest.raises(IllegalMove):
-                        Game.restore(g.snapshot(), g.record()).play(seat, text)
+                    copy = Game.restore(g.snapshot(), g.record())
+                    try:
+                        copy.play(seat, text)
+                    except IllegalMove:
+                        continue
+                    # Only an alias of a listed move plays ('found HEX' names no source).
+                    assert copy.record().moves[-1][1] in listed, text
         g.play(seat, rng.choice(legal))
     assert probes >= 100
 
@@ -200,3 +207,33 @@ def test_a_city_named_by_any_of_its_hexes_is_recorded_by_its_castle() -> None:
     g = sc.turn(0).game()
     g.play(0, "golden 1 L9")
     assert g.record().moves == [(0, "golden 1 K9")]
+
+
+def test_the_waiting_line_names_each_decision_once_with_its_cities() -> None:
+    sc = Scenario()
+    sc.city(0, "J9", 4)
+    sc.city(0, "Q9", 4)
+    g = sc.game()
+    tied: list[Service] = ["culture", "health"]
+    g.state.pending = [Decision(seat=0, kind="prefer", city=h, services=tied) for h in ("J9", "Q9")] + [
+        Decision(seat=1, kind="starve", count=1)
+    ]
+    assert g.waiting_for() == (
+        "Waiting for P0 to choose the service for Firenze (J9) and Siena (Q9) (prefer HEX S); "
+        "P1 to choose which cities lose citizens to hunger (starve HEX …)."
+    )
+
+
+def test_a_castle_too_near_says_how_near_once() -> None:
+    sc = Scenario()
+    sc.city(1, "J9", 3, [("farm", "K9")])
+    g = sc.turn(0, year=1).game()
+    g.state.phase = "setup"
+    g.state.pending = [Decision(seat=0, kind="castle")]
+    with pytest.raises(IllegalMove) as err:
+        g.play(0, "castle I9")
+    assert str(err.value).startswith("I9 is next to P1's city Firenze (J9); a castle needs")
+    with pytest.raises(IllegalMove) as err:
+        g.play(0, "castle M9")
+    expected = "M9 is only 1 empty hex away from P1's city Firenze (J9) (its farm at K9);"
+    assert str(err.value).startswith(expected)

@@ -17,7 +17,7 @@ from ..cities import city_at, hex_food, room, touches
 from ..components import ARCHES, NEEDS_LAKE, SERVICES, WATER
 from ..construction import found_source
 from ..placement import city_at_neighbour
-from ..relocation import winners_against
+from ..relocation import outcome, winners_against
 from ..state import GameState
 from ..turn import built_kind, card_cost
 from .evaluate import CityFacts, Evaluator, city_facts, new_city_facts, with_building
@@ -90,6 +90,8 @@ class Scorer:
             return ev.value_with({i: _replace_food(cf, cf.food + food)})
         if v == "poll":
             return ev.value_with(gold=cost) + self._poll_value(a)
+        if v == "first":
+            return self._first(a)
         if v == "prefer":
             return ev.value() + self._prefer(a)
         if v == "demolish":
@@ -106,7 +108,7 @@ class Scorer:
         if a.verb == "castle":
             new = new_city_facts(self.seat, a.hex, 3, self.areas)
             return ev.value_with(new=new) + site_potential(state, a.hex)
-        source = found_source(state, self.seat)
+        source = city_at(state, a.source) if a.source else found_source(state, self.seat)
         assert source is not None
         i = self.index[source.id]
         extra = min(2, state.supply_citizens)
@@ -156,6 +158,20 @@ class Scorer:
         assert city is not None
         won = winners_against(self.state, city, a.service)  # type: ignore[arg-type]
         return len(won) * (1.0 if room(city) > 0 else 0.6) + 0.01 * len(won)
+
+    def _first(self, a: Action) -> float:
+        """The position once the chosen city, then the other competing ones, have checked."""
+        state = self.state
+        decision = next(d for d in state.pending if d.kind == "first" and d.seat == self.seat)
+        first = self._city_index(a.hex or "")
+        rest = [self._city_index(h) for h in decision.cities]
+        order = [state.cities[i] for i in [first, *(i for i in rest if i != first)]]
+        pops = outcome(state, order)
+        changes: dict[int, CityFacts | None] = {}
+        for i, (cf, pop) in enumerate(zip(self.ev.facts, pops, strict=True)):
+            if pop != cf.pop:
+                changes[i] = None if pop == 0 else _replace_pop(cf, pop)
+        return self.ev.value_with(changes)
 
     def _starve(self, a: Action) -> float:
         taken: Counter[int] = Counter(self._city_index(h) for h in a.hexes)
