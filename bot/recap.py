@@ -98,6 +98,7 @@ class RecapMixin(CommitMixin):
             "setup": row.record["setup"],
             "seed": row.record["seed"] if ended else None,
             "moves": row.record["moves"],
+            "legacy_moves": row.record.get("legacy_moves"),  # None: made before `first HEX` was asked
             "log": [
                 {
                     "n": m.number,

@@ -10,8 +10,9 @@ TOPICS: dict[str, str] = {
         "citizens move to the cities that serve them best, then everyone must feed their people."
     ),
     "turn": (
-        "**Your turn** (5 a year): play an action card — `gold` (2 gold), `found HEX` (new city, once "
-        "a year) or `build B HEX` (small building, free) — or a face-up politics card (`palace HEX`, "
+        "**Your turn** (5 a year): play an action card — `gold` (2 gold), `found HEX from HEX2` (new "
+        "city, once a year, with a spare citizen of your city at HEX2) or `build B HEX` (small building, "
+        "free) — or a face-up politics card (`palace HEX`, "
         "`master B HEX`, `golden N HEX`, `bread N HEX`, `harvest HEX`, `poll A B`). With no action card "
         "left you may `pass`. Use `/citta play` — its list shows your legal moves."
     ),
@@ -30,7 +31,9 @@ TOPICS: dict[str, str] = {
         "**Voice and relocation**: after the 5 rounds the 3 face-down voice cards are revealed; the "
         "service with most cards is what the people want (2–2: both, each player picks per city with "
         "`prefer HEX S`). In turn, each of your cities takes one citizen from every neighbouring "
-        "opposing city (within 3 steps) that has strictly fewer points in that service."
+        "opposing city (within 3 steps) that has strictly fewer points in that service. When two of "
+        "your cities would take the last citizen of the same city, you choose which goes first "
+        "(`first HEX`)."
     ),
     "feeding": (
         "**Feeding**: castles and farms produce food from adjacent farmland. Citizens beyond your food "

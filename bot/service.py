@@ -15,6 +15,7 @@ from engine.cities import city_at, room
 
 from . import clock, summary
 from .absence import AbsenceMixin
+from .archive import ArchiveMixin
 from .base import ATTEMPTS, Renderer, ServiceBase, default_renderer, log
 from .choices import choices_for
 from .commit import CommitMixin, Made, stage
@@ -39,6 +40,16 @@ def _canonical(text: str) -> str | None:
         return None
 
 
+def _same_move(stored: str, typed: str | None) -> bool:
+    """Whether ``typed`` (canonical) asks for the move ``stored``: the same, or ``found HEX``
+    without its source, which the record keeps in full (``found HEX from HEX2``).
+
+    >>> _same_move("found I9 from L11", "found I9"), _same_move("found I9 from L11", "found J9")
+    (True, False)
+    """
+    return typed is not None and (stored == typed or stored.startswith(f"{typed} from "))
+
+
 def _tag(seat: SeatRow, now: int) -> str:
     """What is special about a seat: resigned, a computer, away, on vacation."""
     if seat.resigned:
@@ -51,7 +62,15 @@ def _tag(seat: SeatRow, now: int) -> str:
 
 
 class CittaService(
-    LobbyMixin, SettingsMixin, AbsenceMixin, TickMixin, UndoMixin, RecapMixin, CommitMixin, ServiceBase
+    ArchiveMixin,
+    LobbyMixin,
+    SettingsMixin,
+    AbsenceMixin,
+    TickMixin,
+    UndoMixin,
+    RecapMixin,
+    CommitMixin,
+    ServiceBase,
 ):
     """Games in channels: lobbies, moves, questions, clocks. One instance per bot (or per test)."""
 
@@ -129,7 +148,7 @@ class CittaService(
         """Why a move is refused. When it is the seat's last stored move (the player tries again,
         e.g. after the bot restarted before announcing it), say that it counted."""
         last = await self.storage.last_move_of(row.id, me.seat)
-        if last is not None and not last.auto and last.text == _canonical(text):
+        if last is not None and not last.auto and _same_move(last.text, _canonical(text)):
             users = {s.seat: s.user_id for s in await self.storage.seats(row.id)}
             waiting, _ = summary.next_line(game, users)
             return AlreadyMade(

@@ -71,6 +71,9 @@ def asked(game: Game, seat: int) -> str:
             parts.append("play a turn")
         elif d.kind == "castle":
             parts.append("place a starting castle")
+        elif d.kind == "first":
+            names = " or ".join(_city_name(game, h) for h in d.cities)
+            parts.append(f"choose which city takes first in relocation: {names}")
         elif d.kind == "prefer":
             parts.append(f"choose {' or '.join(d.services)} for {_city_name(game, d.city)}")
         elif d.kind == "demolish":

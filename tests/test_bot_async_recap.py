@@ -80,7 +80,7 @@ async def test_the_export_hides_the_seed_while_the_game_runs_and_replays_once_it
     ended = await svc.export(channel=CHANNEL)
     assert ended.image is not None
     final = json.loads(ended.image)
-    assert final["seed"] == SEED and final["status"] == "abandoned"
+    assert final["seed"] == SEED and final["status"] == "abandoned" and final["legacy_moves"] == 0
     assert Game.replay(final).snapshot() == game.snapshot(), "the file is the engine's record"
     await svc.close()
 

@@ -166,3 +166,15 @@ async def test_two_copies_of_a_vacation_request_apply_once(svc: CittaService) ->
     assert any(isinstance(r, VacationError) and "a second request?" in str(r) for r in results)
     [me] = [s for s in await svc.storage.seats(1) if s.user_id == ANN.id]
     assert me.vacation_used == 3, "three days taken, not six"
+
+
+async def test_a_retried_found_without_its_source_is_told_it_counted(svc: CittaService) -> None:
+    await start_game(svc, 2)
+    game = await current(svc)
+    seat = game.pending_seats()[0]
+    found = next(m for m in game.legal_moves(seat) if m.verb == "found")
+    short = str(found).split(" from ")[0]
+    played = await svc.play(PLAYERS[seat].id, short, channel=CHANNEL, confirmed=True)
+    assert played.outbox
+    with pytest.raises(AlreadyMade, match=r"Your move `found \w+ from \w+` was already made"):
+        await svc.play(PLAYERS[seat].id, short, channel=CHANNEL, confirmed=True)

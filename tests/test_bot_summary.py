@@ -13,3 +13,18 @@ def test_standings_say_one_citizen_and_many_citizens() -> None:
     lines = standings(view).splitlines()
     assert lines[1].startswith("**Ann** -4 (1 citizen, 0 complete cities, −5 for hunger;"), lines[1]
     assert f"({view.players[1].citizens} citizens," in lines[2], lines[2]
+
+
+def test_the_channel_names_the_cities_a_player_chooses_between_in_relocation() -> None:
+    from test_relocation_order import two_take_the_last
+
+    from bot.summary import asked, next_line
+
+    game = two_take_the_last()
+    game.play(1, "gold")
+    assert asked(game, 0) == "choose which city takes first in relocation: Firenze or Siena"
+    text, pinged = next_line(game, {0: 11, 1: 12})
+    assert (
+        text == "Next: <@11> to choose which city takes first in relocation: Firenze or Siena."
+        and pinged == (11,)
+    )
