@@ -10,10 +10,15 @@ runs the same calls in a thread, for tests with an injected renderer and for one
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import functools
 import logging
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -28,6 +33,7 @@ from .rows import GameSettings, SeatRow
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WORKER_NICENESS = 5
+PR_SET_PDEATHSIG = 1
 
 
 class Workers(Protocol):
@@ -46,9 +52,30 @@ class ThreadWorkers:
         return None
 
 
+def _die_with_parent() -> None:
+    """End this worker when the bot's process ends, even by SIGKILL (a pool's workers would
+    otherwise live on, each holding the renderer's memory): Linux's parent-death signal, and
+    elsewhere a thread that watches for the parent to go."""
+    parent = os.getppid()
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL) == 0 and os.getppid() == parent:
+            return
+    except (OSError, AttributeError):
+        pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 def _warm() -> None:
-    """Worker start-up: yield the CPU to the event loop's process when both want it, import
-    the engine and the renderer, and build what every board needs."""
+    """Worker start-up: die with the bot, yield the CPU to the event loop's process when both
+    want it, import the engine and the renderer, and build what every board needs."""
+    _die_with_parent()
     os.nice(WORKER_NICENESS)
     import engine.ai  # noqa: F401
     import render

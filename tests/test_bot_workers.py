@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -46,29 +47,44 @@ async def pool() -> object:
     workers.close()
 
 
-async def test_the_event_loop_stays_responsive_while_strong_players_think_in_two_games(
-    tmp_path: Path, pool: ProcessWorkers
-) -> None:
-    svc = await CittaService.open(tmp_path / "w.db", renderer=FakeRenderer(), workers=pool)
-    games = [await _game_against_strong(svc, channel, 3) for channel in (1, 2)]
-    for channel, game_id in zip((1, 2), games, strict=True):
-        game = await current(svc, channel)
+async def _round(svc: CittaService, games: list[int]) -> tuple[list[float], float, float]:
+    """The human moves in each game, then both games' strong players answer at the same time;
+    the event loop's lags meanwhile, this process's CPU time, and the wall time."""
+    for game_id in games:
+        row = await svc.storage.game(game_id)
+        assert row is not None
+        game = await current(svc, row.channel)
         assert game.pending_seats() == [0]
         await svc.play(PLAYERS[0].id, str(game.legal_moves(0)[0]), game_id=game_id, confirmed=True)
     stop, lags = asyncio.Event(), []
     probe = asyncio.create_task(_probe(stop, lags))
-    cpu = time.process_time()
+    cpu, wall = time.process_time(), time.perf_counter()
     answers = await asyncio.gather(*(svc.advance(g) for g in games))
-    cpu = time.process_time() - cpu
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     stop.set()
     await probe
-    await svc.close()
     assert all(len(a) >= 3 for a in answers), "every strong player answered in both games"
-    lags.sort()
-    p99 = lags[int(0.99 * (len(lags) - 1))]
-    median, top = statistics.median(lags) * 1000, lags[-1] * 1000
-    print(f"\nlag over {len(lags)} probes: median {median:.2f} ms, p99 {p99 * 1000:.2f} ms, "
-          f"max {top:.2f} ms; event-loop process CPU {cpu:.2f} s")  # fmt: skip
+    return sorted(lags), cpu, wall
+
+
+async def test_the_event_loop_stays_responsive_while_strong_players_think_in_two_games(
+    tmp_path: Path, pool: ProcessWorkers
+) -> None:
+    """The lag is measured over a round of moves (a second round if the first was disturbed: any
+    process can be delayed on a busy machine); the computers' thinking is elsewhere in any case:
+    this process uses a small part of the time they take."""
+    svc = await CittaService.open(tmp_path / "w.db", renderer=FakeRenderer(), workers=pool)
+    games = [await _game_against_strong(svc, channel, 3) for channel in (1, 2)]
+    for _ in range(2):
+        lags, cpu, wall = await _round(svc, games)
+        p99 = lags[int(0.99 * (len(lags) - 1))]
+        median, top = statistics.median(lags) * 1000, lags[-1] * 1000
+        print(f"\nlag over {len(lags)} probes: median {median:.2f} ms, p99 {p99 * 1000:.2f} ms, "
+              f"max {top:.2f} ms; this process's CPU {cpu:.2f} s in {wall:.2f} s")  # fmt: skip
+        if p99 < LAG_LIMIT:
+            break
+    await svc.close()
+    assert cpu < 0.25 * wall, "the computer players think in this process"
     assert p99 < LAG_LIMIT, f"the event loop ran {p99 * 1000:.1f} ms late (p99) while the computers thought"
 
 
@@ -79,3 +95,47 @@ async def test_a_worker_that_dies_is_replaced(pool: ProcessWorkers) -> None:
     await asyncio.sleep(0.2)
     pids = {await pool.call(os.getpid) for _ in range(4)}
     assert first not in pids and os.getpid() not in pids
+
+
+SCRIPT = """
+import asyncio, os, sys
+from bot.workers import ProcessWorkers
+
+async def main():
+    workers = ProcessWorkers(2)
+    await workers.start()
+    pids = {await workers.call(os.getpid) for _ in range(8)}
+    print(" ".join(map(str, sorted(pids))), flush=True)
+    await asyncio.sleep(60)
+
+if __name__ == "__main__":
+    asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie has died already
+        return stat.read().split(") ")[1][0] != "Z"
+
+
+async def test_the_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
+    script = tmp_path / "bot_with_workers.py"
+    script.write_text(SCRIPT)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(script), stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).parent.parent
+    )
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(proc.stdout.readline(), 60)
+    workers = [int(p) for p in line.split()]
+    assert workers and all(_alive(p) for p in workers)
+    proc.kill()  # SIGKILL: the bot cannot shut its pool down
+    await proc.wait()
+    for _ in range(50):
+        if not any(_alive(p) for p in workers):
+            break
+        await asyncio.sleep(0.1)
+    assert not any(_alive(p) for p in workers), "orphaned worker processes keep running"
