@@ -52,11 +52,13 @@ class ThreadWorkers:
         return None
 
 
-def _die_with_parent() -> None:
-    """End this worker when the bot's process ends, even by SIGKILL (a pool's workers would
-    otherwise live on, each holding the renderer's memory): Linux's parent-death signal, and
-    elsewhere a thread that watches for the parent to go."""
-    parent = os.getppid()
+def _die_with_parent(parent: int) -> None:
+    """End this worker when the bot's process (``parent``) ends, even by SIGKILL (a pool's
+    workers would otherwise live on, each holding the renderer's memory): Linux's parent-death
+    signal, and elsewhere a thread that watches for the parent to go. A parent that died while
+    this worker was starting ends it at once."""
+    if os.getppid() != parent:
+        os._exit(1)
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL) == 0 and os.getppid() == parent:
@@ -72,10 +74,10 @@ def _die_with_parent() -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _warm() -> None:
+def _warm(parent: int) -> None:
     """Worker start-up: die with the bot, yield the CPU to the event loop's process when both
     want it, import the engine and the renderer, and build what every board needs."""
-    _die_with_parent()
+    _die_with_parent(parent)
     os.nice(WORKER_NICENESS)
     import engine.ai  # noqa: F401
     import render
@@ -96,7 +98,10 @@ class ProcessWorkers:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            max_workers=self.processes, mp_context=multiprocessing.get_context("spawn"), initializer=_warm
+            max_workers=self.processes,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_warm,
+            initargs=(os.getpid(),),
         )
 
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:

@@ -103,8 +103,13 @@ from bot.workers import ProcessWorkers
 
 async def main():
     workers = ProcessWorkers(2)
-    await workers.start()
-    pids = {await workers.call(os.getpid) for _ in range(8)}
+    if sys.argv[1] == "started":
+        await workers.start()
+        pids = {await workers.call(os.getpid) for _ in range(8)}
+    else:  # killed while the workers are still starting
+        for _ in range(2):
+            workers._pool.submit(os.getpid)
+        pids = set(workers._pool._processes)
     print(" ".join(map(str, sorted(pids))), flush=True)
     await asyncio.sleep(60)
 
@@ -122,11 +127,12 @@ def _alive(pid: int) -> bool:
         return stat.read().split(") ")[1][0] != "Z"
 
 
-async def test_the_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("when", ["started", "starting"])
+async def test_the_workers_end_when_the_bot_is_killed(tmp_path: Path, when: str) -> None:
     script = tmp_path / "bot_with_workers.py"
     script.write_text(SCRIPT)
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, str(script), stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).parent.parent
+        sys.executable, str(script), when, stdout=asyncio.subprocess.PIPE, cwd=Path(__file__).parent.parent
     )
     assert proc.stdout is not None
     line = await asyncio.wait_for(proc.stdout.readline(), 60)
@@ -134,7 +140,7 @@ async def test_the_workers_end_when_the_bot_is_killed(tmp_path: Path) -> None:
     assert workers and all(_alive(p) for p in workers)
     proc.kill()  # SIGKILL: the bot cannot shut its pool down
     await proc.wait()
-    for _ in range(50):
+    for _ in range(100):  # a starting worker ends once it has started
         if not any(_alive(p) for p in workers):
             break
         await asyncio.sleep(0.1)
