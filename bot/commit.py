@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from engine import Action, Event, Game
 
 from . import clock, summary
-from .base import ServiceBase, log
+from .base import log
 from .computer import played_for
+from .ending import EndingMixin
 from .results import Button, DirectMessage, Message, Outcome, Post, custom_id
 from .rows import Clock, GameRow, MoveRow, SeatRow, Secret
 from .workers import decide_move, plan_moves
@@ -43,7 +44,7 @@ def stage(game: Game) -> Stage:
     return v.year, v.phase, v.round
 
 
-class CommitMixin(ServiceBase):
+class CommitMixin(EndingMixin):
     """Playing the bot's seats, storing a batch of moves with the post that announces it."""
 
     async def _bot_moves(
@@ -62,10 +63,13 @@ class CommitMixin(ServiceBase):
     async def advance(self, game_id: int) -> list[Outcome]:
         """Play the seats the bot plays, one move (one commit, one post) at a time, until a human
         must decide or the game ends. Each move is thought out in a worker without holding the
-        game's lock; a move stored meanwhile makes it think again on the new position."""
+        game's lock; a move stored meanwhile makes it think again on the new position. A game
+        that has ended gets its replay posted (`post_replay`)."""
         outcomes: list[Outcome] = []
         while True:
             row = await self.storage.game(game_id)
+            if row is not None and row.status == "over":
+                await self.post_replay(game_id)
             if row is None or row.status != "active" or row.paused is not None:
                 return outcomes
             seats = await self.storage.seats(game_id)
@@ -126,12 +130,14 @@ class CommitMixin(ServiceBase):
         version = row.version + len(made)
         outcome = await self._outcome(row, version, game, seats, made, actor=actor, resign=resign, lead=lead,
                                       lit=lit, before=before)  # fmt: skip
-        ids = await self.storage.commit_moves(
-            row.id, based_on=row.version, moves=rows, record=game.record().model_dump(mode="json"),
-            snapshot=game.snapshot(), status=status, highlight=lit, secrets=notes, now=self.now(),
-            resign=resign, clocks=self._clocks(row, game, seats, gone), restart={m.seat for m in made},
-            away=away, posts=[Post(row.channel, outcome=outcome)], batch=batch,
-        )  # fmt: skip
+        async with self._ending(row, game, seats) as places:
+            ids = await self.storage.commit_moves(
+                row.id, based_on=row.version, moves=rows, record=game.record().model_dump(mode="json"),
+                snapshot=game.snapshot(), status=status, highlight=lit, secrets=notes, now=self.now(),
+                resign=resign, clocks=self._clocks(row, game, seats, gone), restart={m.seat for m in made},
+                away=away, posts=[Post(row.channel, outcome=outcome), *self._final_posts(row, places)],
+                batch=batch, guild=row.guild or 0, placings=places,
+            )  # fmt: skip
         if ids is None:
             return None
         return outcome.stored(ids)

@@ -19,9 +19,10 @@ from typing import Any
 
 import aiosqlite
 
+from .history import Placing
 from .results import Post
 from .rows import Clock, GameRow, GameSettings, MoveRow, Prefs, SeatRow, Secret
-from .storage_outbox import OutboxStorage
+from .storage_history import HistoryStorage
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -50,7 +51,7 @@ def _events_json(move: MoveRow) -> str:
     return json.dumps([{"kind": k, "text": t} for k, t in move.events or []])
 
 
-class Storage(OutboxStorage):
+class Storage(HistoryStorage):
     """The bot's database. Open with `Storage.open(path)`; close with `close()`."""
 
     def __init__(self, db: aiosqlite.Connection) -> None:
@@ -319,7 +320,8 @@ class Storage(OutboxStorage):
         snapshot: dict[str, Any], status: str, highlight: list[str], secrets: list[Secret],
         now: int, resign: int | None = None, clocks: list[Clock] | None = None,
         restart: Collection[int] = (), away: Collection[int] = (), undo: Collection[int] = (),
-        posts: Sequence[Post] = (), batch: int | None = None,
+        posts: Sequence[Post] = (), batch: int | None = None, guild: int = 0,
+        placings: Sequence[Placing] = (),
     ) -> list[int] | None:  # fmt: skip
         """Store moves made on the game at version ``based_on`` and the ``posts`` announcing them,
         all in one transaction; the posts' outbox ids.
@@ -329,7 +331,8 @@ class Storage(OutboxStorage):
         now (see `_sync_clocks`); ``away`` seats are played for from now on; ``undo`` lists move
         numbers taken back (the version then still goes up by one, so old buttons stay stale).
         ``batch`` joins the moves to an earlier batch (the computer players' answers to a move,
-        taken back with it); by default they are a batch of their own.
+        taken back with it); by default they are a batch of their own. ``placings`` are the
+        results of the game when these moves end it (stored with the ratings of ``guild``).
         """
         version = based_on + (len(moves) if not undo else 1)
         async with self._lock:
@@ -366,6 +369,8 @@ class Storage(OutboxStorage):
                 )
                 if clocks is not None:
                     await self._sync_clocks(game_id, clocks, restart)
+                if placings:
+                    await self._store_results(game_id, guild, placings, now)
                 ids = await self._enqueue(game_id, posts, now, version=version)
             except BaseException:
                 await self.db.execute("ROLLBACK")

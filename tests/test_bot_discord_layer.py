@@ -12,7 +12,8 @@ from bot.results import CUSTOM_ID_TEMPLATE, Button, Message, custom_id, parse_cu
 from bot.ui import CittaButton, message_kwargs
 
 COMMANDS = {"new", "play", "board", "status", "log", "score", "rules", "secrets", "resign", "abandon",
-            "settings", "me", "replace", "vacation", "undo", "recap", "export", "add-ai"}  # fmt: skip
+            "settings", "me", "replace", "vacation", "undo", "recap", "export", "add-ai",
+            "leaderboard", "stats", "games", "replay"}  # fmt: skip
 
 
 async def test_setup_hook_opens_the_database_loads_commands_and_registers_buttons(tmp_path: Path) -> None:

@@ -57,6 +57,9 @@ async def test_no_command_refuses_in_public(fake_discord: FakeDiscord, tmp_path:
             (alice, "citta recap", {}), (alice, "citta export", {}), (alice, "citta add-ai", {}),
             (alice, "citta settings", {"deadline": 4}), (alice, "citta vacation", {"days": 2}),
             (alice, "citta replace", {"old": bob, "new": erin}), (alice, "citta me quiet", {"hours": "soon"}),
+            (alice, "citta leaderboard", {}), (alice, "citta stats", {}), (alice, "citta games", {}),
+            (alice, "citta stats", {"player": bob}), (alice, "citta replay", {}),
+            (alice, "citta replay", {"game": 9}), (alice, "citta me forget", {}),
         ])  # fmt: skip
         # A lobby: bob is in it, erin is not, alice is the host.
         lobby = await (await fake.slash(alice, "citta new")).wait_message()
@@ -75,6 +78,7 @@ async def test_no_command_refuses_in_public(fake_discord: FakeDiscord, tmp_path:
             (erin, "citta play", {"move": "gold"}), (erin, "citta secrets", {}), (erin, "citta resign", {}),
             (erin, "citta undo", {}), (erin, "citta vacation", {"days": 1}), (erin, "citta recap", {}),
             (alice, "citta add-ai", {}), (bob, "citta replace", {"old": alice, "new": erin}),
+            (erin, "citta replay", {}), (alice, "citta replay", {"game": 1}),
         ])  # fmt: skip
         assert leaves - NEVER_REFUSED <= seen, f"commands never tried: {leaves - NEVER_REFUSED - seen}"
     fake.check()

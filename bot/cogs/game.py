@@ -24,6 +24,10 @@ def _channel(interaction: Interaction) -> int:
     return interaction.channel_id
 
 
+def _guild(interaction: Interaction) -> int:
+    return interaction.guild_id or 0
+
+
 def _manager(interaction: Interaction) -> bool:
     return bool(interaction.permissions.manage_guild)
 
@@ -33,10 +37,11 @@ LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in level
 
 @app_commands.guild_only()
 class Citta(commands.GroupCog, group_name="citta", group_description="Play La Città in this channel"):
-    """``/citta new|play|board|status|log|score|rules|secrets|resign|abandon`` and the commands of
-    asynchronous play: ``settings|me|replace|vacation|undo|recap|export|add-ai``."""
+    """``/citta new|play|board|status|log|score|rules|secrets|resign|abandon``, the commands of
+    asynchronous play: ``settings|me|replace|vacation|undo|recap|export|add-ai``, and the
+    server's history: ``leaderboard|stats|games|replay|me forget``."""
 
-    me = app_commands.Group(name="me", description="Your own preferences: quiet hours, how to be reminded")
+    me = app_commands.Group(name="me", description="Your quiet hours and reminders; forget your name")
 
     def __init__(self, bot: CittaBot) -> None:
         self.bot = bot
@@ -201,6 +206,34 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
     @app_commands.command(description="The game record as a JSON file (the seed is added when the game ends)")
     async def export(self, interaction: Interaction) -> None:
         await reply(interaction, await service_of(interaction).export(channel=_channel(interaction)))
+
+    @app_commands.command(description="This server's best rated players, and your place")
+    async def leaderboard(self, interaction: Interaction) -> None:
+        msg = await service_of(interaction).leaderboard(_guild(interaction), interaction.user.id)
+        await reply(interaction, msg)
+
+    @app_commands.command(description="A player's games, wins, scores, rating and its trend on this server")
+    @app_commands.describe(player="whose record (default: yours)")
+    async def stats(self, interaction: Interaction, player: discord.User | None = None) -> None:
+        who = player or interaction.user
+        msg = await service_of(interaction).stats(_guild(interaction), User(who.id, who.display_name))
+        await reply(interaction, msg)
+
+    @app_commands.command(description="This server's finished games: date, players, scores, the final post")
+    async def games(self, interaction: Interaction) -> None:
+        await reply(interaction, await service_of(interaction).games(_guild(interaction)))
+
+    @app_commands.command(description="The animated board of a finished game, one frame per round and year")
+    @app_commands.describe(game="the game's number (default: this channel's latest game)")
+    async def replay(self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        msg = await service_of(interaction).replay(_guild(interaction), _channel(interaction), game)
+        await reply(interaction, msg)
+
+    @me.command(description="Take your name out of this server's finished games and delete your rating")
+    async def forget(self, interaction: Interaction) -> None:
+        msg = await service_of(interaction).forget(_guild(interaction), interaction.user.id)
+        await reply(interaction, msg)
 
 
 async def setup(bot: CittaBot) -> None:

@@ -1,0 +1,174 @@
+"""A server's history through the service layer: a finished game is rated in the transaction of
+its final move with a scoring post; its replay follows once; the commands read it back."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+from PIL import Image
+from test_bot_support import CHANNEL, GUILD, PLAYERS, Table, Transcript, answer_all, start_game
+
+from bot.base import default_renderer
+from bot.envelope import load
+from bot.errors import NoGame, NotAllowed
+from bot.history import FORMER, number
+from bot.results import User
+from bot.service import CittaService
+
+
+async def finish(table: Table, humans: int, levels: tuple[str, ...] = (), channel: int = CHANNEL) -> int:
+    """A game of ``humans`` of `PLAYERS` and computer players of ``levels``, finished by letting the
+    deadline pass for every human (the computer policy then plays their seats to the end)."""
+    svc = table.svc
+    host = PLAYERS[0]
+    await svc.new_game(host, channel=channel, guild=GUILD)
+    row = await svc.storage.open_game(channel)
+    assert row is not None
+    for user in PLAYERS[1:humans]:
+        await svc.join(row.id, user)
+    for level in levels:
+        await svc.add_ai(host, channel=channel, level=level)
+    await svc.start(row.id, host)
+    await svc.advance(row.id)
+    await svc.settings(host.id, channel=channel, deadline=1, policy="computer", level="random")
+    await run_out(table, row.id)
+    return row.id
+
+
+async def run_out(table: Table, game_id: int) -> None:
+    """Let the deadlines pass until the bot has played every late seat to the end of the game."""
+    for _ in range(6):
+        table.clock.advance(2)
+        await table.svc.tick()
+        row = await table.svc.storage.game(game_id)
+        assert row is not None
+        if row.status == "over":
+            return
+    raise AssertionError("the game does not end")
+
+
+async def test_the_final_move_stores_placings_ratings_and_the_scoring_post_together(table: Table) -> None:
+    game_id = await finish(table, 2, ("basic",))
+    svc = table.svc
+    row = await svc.storage.game(game_id)
+    assert row is not None
+    places = await svc.storage.game_results(game_id)
+    assert [p.player for p in places] == ["user:101", "user:102", "computer:basic"]
+    assert sorted(p.rank for p in places)[0] == 1
+    async with svc.storage._lock:
+        rows = await svc.storage._all("SELECT * FROM outbox WHERE game = ? AND version = ? ORDER BY id",
+                                      (game_id, row.version))  # fmt: skip
+    assert len(rows) == 2, "the final move's post, then the scoring post, stored with the move"
+    scoring = load(rows[1]["channel"], rows[1]["payload"], rows[1]["image"]).message_for()
+    assert scoring is not None and not scoring.ephemeral
+    text = scoring.text
+    assert text.startswith(f"🏁 **Game {game_id} — final scoring**")
+    for p in places:
+        assert f"**{p.name}**" in text and f"= **{number(p.score)}**" in text and "rating" in text
+    board = await svc.storage.leaderboard(GUILD)
+    assert {s.player for s in board} == {"user:101", "user:102", "computer:basic"}
+    assert all(s.games == 1 for s in board)
+
+
+async def test_a_resigned_player_is_ranked_below_those_who_played_on(table: Table) -> None:
+    svc = table.svc
+    await start_game(svc, 3)
+    await svc.resign(PLAYERS[0].id, channel=CHANNEL)
+    await svc.settings(PLAYERS[0].id, channel=CHANNEL, deadline=1, policy="computer", level="random")
+    row = await svc.storage.latest_game(CHANNEL)
+    assert row is not None
+    await run_out(table, row.id)
+    places = {p.seat: p for p in await svc.storage.game_results(row.id)}
+    assert places[0].resigned and places[0].rank == 3
+    assert {places[1].rank, places[2].rank} <= {1, 2}
+
+
+async def test_an_abandoned_game_is_not_rated_nor_listed(svc: CittaService) -> None:
+    await start_game(svc, 2)
+    row = await svc.storage.open_game(CHANNEL)
+    assert row is not None
+    await svc.abandon(PLAYERS[0].id, game_id=row.id, can_manage=False)
+    assert await svc.storage.game_results(row.id) == []
+    with pytest.raises(NoGame):
+        await svc.leaderboard(GUILD, PLAYERS[0].id)
+    with pytest.raises(NoGame):
+        await svc.games(GUILD)
+    with pytest.raises(NoGame, match="abandoned"):
+        await svc.replay(GUILD, CHANNEL)
+
+
+async def test_a_replay_interrupted_by_a_stop_is_posted_by_the_next_tick_once(table: Table) -> None:
+    svc = table.svc
+    await start_game(svc, 2)
+    await answer_all(svc, random.Random(3), Transcript(), 400)  # humans play to the end; no advance
+    row = await svc.storage.latest_game(CHANNEL)
+    assert row is not None and row.status == "over"
+    assert await svc.storage.unreplayed() == [row.id]
+    svc = await table.restart()
+    svc.renderer = default_renderer
+    await svc.tick()
+    await svc.tick()
+    assert await svc.storage.unreplayed() == []
+    async with svc.storage._lock:
+        rows = await svc.storage._all(
+            "SELECT * FROM outbox WHERE game = ? AND payload LIKE '%.gif%'", (row.id,)
+        )
+    assert len(rows) == 1, "the replay is stored once"
+    post = load(rows[0]["channel"], rows[0]["payload"], rows[0]["image"]).message_for()
+    assert post is not None and post.filename == f"citta-game-{row.id}.gif" and post.image is not None
+    assert Image.open(io.BytesIO(post.image)).n_frames >= 30
+
+
+async def test_the_commands_read_the_history_of_this_server_only(table: Table) -> None:
+    first = await finish(table, 2, ("strong",))
+    await finish(table, 1, ("strong", "random"))
+    svc = table.svc
+    board = await svc.leaderboard(GUILD, PLAYERS[1].id)
+    assert board.ephemeral and board.text.startswith("🏆 **Leaderboard**")
+    assert "Computer (strong)" in board.text and "Computer (random)" in board.text and "← you" in board.text
+    assert "no rated game" in (await svc.leaderboard(GUILD, 999)).text
+    stats = await svc.stats(GUILD, PLAYERS[0])
+    assert stats.ephemeral and "2 games" in stats.text and "Rating" in stats.text and "Hunger:" in stats.text
+    with pytest.raises(NoGame):
+        await svc.stats(GUILD, User(999, "Zed"))
+    games = await svc.games(GUILD)
+    assert games.text.count("**Game ") == 2 and "final post not sent yet" in games.text
+    first_row = await svc.storage.game(first)
+    assert first_row is not None
+    async with svc.storage._lock:
+        final = await svc.storage._one("SELECT id FROM outbox WHERE game = ? AND version = ? ORDER BY id",
+                                       (first, first_row.version))  # fmt: skip
+    assert final is not None
+    await svc.storage.outbox_sent(final["id"], 4242, table.clock.now)
+    assert f"https://discord.com/channels/{GUILD}/{CHANNEL}/4242" in (await svc.games(GUILD)).text
+    with pytest.raises(NoGame):
+        await svc.games(GUILD + 1)
+    with pytest.raises(NoGame):
+        await svc.replay(GUILD + 1, CHANNEL, first)
+
+
+async def test_the_replay_of_a_running_game_is_refused(svc: CittaService) -> None:
+    await start_game(svc, 2)
+    with pytest.raises(NotAllowed, match="still running"):
+        await svc.replay(GUILD, CHANNEL)
+
+
+async def test_forget_takes_a_name_out_of_the_history_and_keeps_the_games(table: Table) -> None:
+    game_id = await finish(table, 2, ("basic",))
+    svc = table.svc
+    msg = await svc.forget(GUILD, PLAYERS[1].id)
+    assert msg.ephemeral and "1 finished game" in msg.text
+    places = await svc.storage.game_results(game_id)
+    assert [p.name for p in places][1] == FORMER and places[1].user_id is None
+    assert "Bob" not in (await svc.leaderboard(GUILD, PLAYERS[0].id)).text
+    assert "Bob" not in (await svc.games(GUILD)).text
+    row = await svc.storage.game(game_id)
+    assert row is not None and row.record is not None and row.snapshot is not None
+    assert row.record["players"][1] == FORMER and row.snapshot["players"][1]["name"] == FORMER
+    assert [s.name for s in await svc.storage.seats(game_id)][1] == FORMER
+    with pytest.raises(NoGame):
+        await svc.stats(GUILD, PLAYERS[1])
+    with pytest.raises(NoGame):
+        await svc.forget(GUILD, PLAYERS[1].id)

@@ -1,0 +1,108 @@
+"""End-to-end: two games finish in a channel (the deadline passes and the bot plays every late
+seat to the end); the channel gets each game's scoring post and its replay animation, and
+``/citta leaderboard|stats|games|replay`` answer privately from the server's history."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import itertools
+import time
+from pathlib import Path
+
+from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord.fixtures import fake_discord
+from PIL import Image
+from test_e2e_support import announcement, answer, citta_bot, posts_after
+
+from bot.client import CittaBot
+
+__all__ = ["fake_discord"]
+
+HOUR = 3600
+
+
+def _post(fake: FakeDiscord, start: str) -> FakeMessage | None:
+    return next((m for m in posts_after(fake, 0) if m.content.startswith(start)), None)
+
+
+async def _finished_game(fake: FakeDiscord, bot: CittaBot, host: FakeUser, others: list[FakeUser],
+                         level: str) -> tuple[int, FakeMessage, FakeMessage]:  # fmt: skip
+    """A game of ``host``, ``others`` and a computer player of ``level``, run out by the deadline
+    policy; its id, the final move's post and the replay post."""
+    lobby = await (await fake.slash(host, "citta new")).wait_message()
+    join, start = (next(c for c in lobby.custom_ids if c.endswith(a)) for a in (":join", ":start"))
+    game_id = int(join.split(":")[1])
+    for user in others:
+        await fake.click(lobby, join, user)
+        await fake.wait_for(lambda u=user: u.mention in lobby.content)
+    await (await fake.slash(host, "citta add-ai", level=level)).wait_message()
+    await announcement(fake, await fake.click(lobby, start, host))
+    options = {"deadline": 1, "policy": "computer", "level": "random", "board": "round"}
+    await (await fake.slash(host, "citta settings", **options)).wait_message()
+    svc = bot.service
+    for k in itertools.count(1):  # the computer players answer in the background between ticks
+        assert k < 300, "the game does not end"
+        svc.clock = lambda k=k: time.time() + 2 * k * HOUR
+        await svc.tick()
+        row = await svc.storage.game(game_id)
+        assert row is not None
+        if row.status == "over":
+            break
+        await asyncio.sleep(0.2)
+    scoring = await fake.wait_for(lambda: _post(fake, f"🏁 **Game {game_id} — final scoring**"), 30)
+    replay = await fake.wait_for(lambda: _post(fake, f"🎞️ Game {game_id}, replayed"), 60)
+    posts = posts_after(fake, 0)
+    final = posts[posts.index(scoring) - 1]
+    assert "The game is over" in final.content or final.content.endswith("…"), final.content
+    return game_id, final, replay
+
+
+def _gif_frames(msg: FakeMessage, game_id: int) -> int:
+    data = msg.attachment(f"citta-game-{game_id}.gif").data
+    assert len(data) < 8 * 1024 * 1024
+    gif = Image.open(io.BytesIO(data))
+    assert gif.format == "GIF"
+    return int(gif.n_frames)
+
+
+async def _private(fake: FakeDiscord, user: FakeUser, command: str, **options: object) -> FakeMessage:
+    rec = await fake.slash(user, command, **options)
+    msg = await answer(fake, rec) if rec.deferred else rec.original
+    assert msg is not None and msg.ephemeral and msg.recipient is user, (command, rec)
+    assert len(msg.content) <= 2000
+    return msg
+
+
+async def test_two_finished_games_make_a_history_that_the_commands_show(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    alice, bob = fake.user("alice"), fake.user("bob")
+    async with citta_bot(fake, tmp_path / "citta.db", seed=21) as bot:
+        first, final, replay = await _finished_game(fake, bot, alice, [bob], "strong")
+        frames = _gif_frames(replay, first)
+        assert frames >= 30 and f"({frames} frames)" in replay.content
+        second, _, replay2 = await _finished_game(fake, bot, bob, [], "basic")
+        assert _gif_frames(replay2, second) >= 30
+
+        board = await _private(fake, alice, "citta leaderboard")
+        assert board.content.startswith("🏆 **Leaderboard**"), board.content
+        for name in ("Alice", "Bob", "Computer (strong)", "Computer (basic)"):
+            assert f"**{name}**" in board.content, (name, board.content)
+        assert board.content.count("← you") == 1
+
+        mine = await _private(fake, alice, "citta stats")
+        assert "**Alice**" in mine.content and "1 game," in mine.content and "Rating" in mine.content
+        theirs = await _private(fake, alice, "citta stats", player=bob)
+        assert "**Bob**" in theirs.content and "2 games" in theirs.content, theirs.content
+
+        games = await _private(fake, bob, "citta games")
+        assert games.content.index(f"**Game {second}**") < games.content.index(f"**Game {first}**")
+        assert f"https://discord.com/channels/{fake.guild_id}/{fake.channel.id}/{final.id}" in games.content
+
+        latest = await _private(fake, alice, "citta replay")
+        assert _gif_frames(latest, second) >= 30
+        chosen = await _private(fake, alice, "citta replay", game=first)
+        assert _gif_frames(chosen, first) == frames
+    fake.check()

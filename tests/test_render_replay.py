@@ -1,0 +1,75 @@
+"""The replay animation (`render.replay`): one frame per political round and per year's end,
+each drawn from a spectator view, as a GIF that Pillow opens and that fits Discord's 8 MiB."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from pathlib import Path
+
+from PIL import Image
+
+from engine import Game, Record, View
+from render import render_board
+from render.replay import MAX_BYTES, animation, frames, positions
+
+FIXTURE = Path(__file__).parent / "fixtures" / "records_before_first.json"
+
+
+def _random_game(players: int, seed: int) -> Game:
+    game = Game.new([f"P{k}" for k in range(players)], seed=seed)
+    rnd = random.Random(seed)
+    while not game.is_over:
+        seat = game.pending_seats()[0]
+        game.play(seat, rnd.choice(game.legal_moves(seat)))
+    return game
+
+
+def _seen(record: Record) -> tuple[int, int]:
+    """Political rounds and year ends a replay goes through, counted from every position."""
+    rounds = {(v.year, v.round) for g in positions(record) if (v := g.view(None)).phase == "politics"}
+    start = Game.new(record.players, record.seed, record.setup).view(None)
+    if start.phase == "politics":
+        rounds.add((start.year, start.round))
+    return len(rounds), 6
+
+
+def test_the_animation_has_a_frame_per_round_and_year_end_from_spectator_views_only() -> None:
+    game = _random_game(3, seed=4)
+    drawn: list[View] = []
+
+    def spectator_only(view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes:
+        assert view.viewer is None and all(p is None for p in view.peek), "frames show no hidden information"
+        drawn.append(view)
+        return render_board(view, highlight=highlight, width=width)
+
+    data, count = animation(game.record(), spectator_only)
+    rounds, years = _seen(game.record())
+    assert count == rounds + years == len(drawn)
+    assert len(data) < MAX_BYTES < 8 * 1024 * 1024
+    gif = Image.open(io.BytesIO(data))
+    assert gif.format == "GIF" and gif.n_frames == count and gif.width == 700
+    for k in range(gif.n_frames):
+        gif.seek(k)
+        gif.load()
+    assert drawn[-1].scores == game.scores, "the last frame shows the final scores"
+
+
+def test_frames_are_captioned_in_order_and_one_move_may_end_a_round_and_a_year() -> None:
+    captions = [c for c, _ in frames(_random_game(2, seed=9).record())]
+    assert captions[0] == "Year 1, end of political round 1"
+    assert captions[-1] == "End of year 6: final scores"
+    assert [c for c in captions if c.startswith("End")] == [f"End of year {y}" for y in range(1, 6)] + [
+        "End of year 6: final scores"
+    ]
+    years = [int(m.group(1)) for c in captions if (m := re.search(r"[Yy]ear (\d)", c))]
+    assert len(years) == len(captions)
+    assert years == sorted(years) and set(years) == set(range(1, 7))
+
+
+def test_positions_of_an_old_record_end_where_its_replay_does() -> None:
+    record = json.loads(FIXTURE.read_text())["games"][0]["record"]
+    *_, last = positions(record)
+    assert last.snapshot() == Game.replay(record).snapshot()
