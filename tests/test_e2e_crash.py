@@ -34,6 +34,15 @@ def _outbox(db: str) -> set[str]:
         return {state for (state,) in con.execute("SELECT state FROM outbox")}
 
 
+async def _restart_long_after(fake: FakeDiscord, db: str) -> None:
+    """Start the bot again once Discord no longer remembers its nonces; let it send its outbox."""
+    await fake.advance(fake.nonce_window + 60)
+    bot = await fake.spawn_bot({"CITTA_DB": db})
+    await bot.ready()
+    await fake.wait_for(lambda: _outbox(db) == {"sent"}, timeout=30)
+    await bot.close()
+
+
 def _posts(fake: FakeDiscord, prefix: str) -> list[FakeMessage]:
     return [m for m in posts_after(fake, 0) if m.content.startswith(prefix)]
 
@@ -103,11 +112,7 @@ async def test_a_post_sent_before_a_kill_long_ago_is_found_in_the_channel_not_se
     mover, move = await _first_move(fake, await _open(fake, alice, bob))
     fake.allow(await _play(fake, mover, move))
     assert await first.wait() == -9
-    await fake.advance(fake.nonce_window + 60)  # Discord no longer remembers the nonce
-    second = await fake.spawn_bot({"CITTA_DB": db})
-    await second.ready()
-    await fake.wait_for(lambda: _outbox(db) == {"sent"}, timeout=30)
-    await second.close()
+    await _restart_long_after(fake, db)
     assert len(_posts(fake, f"`{move}`")) == 1, "found in the channel's history, not posted twice"
     fake.check()
 
@@ -132,11 +137,7 @@ async def test_a_direct_message_sent_before_a_kill_long_ago_is_not_sent_again(
     fake.allow(await _play(fake, mover, "poll 1 2"))
     assert await first.wait() == -9
     assert len(fake.dms(mover)) == 1, "the polled cards reached the player before the crash"
-    await fake.advance(fake.nonce_window + 60)
-    second = await fake.spawn_bot({"CITTA_DB": db})
-    await second.ready()
-    await fake.wait_for(lambda: _outbox(db) == {"sent"}, timeout=30)
-    await second.close()
+    await _restart_long_after(fake, db)
     assert len(fake.dms(mover)) == 1, "found in the DM channel, not sent twice"
     assert len(_posts(fake, "`poll 1 2`")) == 1
     fake.check()
