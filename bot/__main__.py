@@ -12,7 +12,7 @@ import logging
 import os
 import sys
 
-from .config import ConfigError, check_database, load_settings, setup_logging
+from bot.config import ConfigError, check_database, load_settings, setup_logging
 
 log = logging.getLogger("bot")
 
@@ -26,7 +26,7 @@ def main() -> None:
         print(f"citta-bot: {e}", file=sys.stderr)
         sys.exit(2)
     setup_logging(settings.log_level, settings.token)
-    from .startup import fatal_reason, run  # discord.py is imported only once the settings are fine
+    from bot.client.startup import fatal_reason, run  # discord.py is imported only once the settings are fine
 
     log.info("Starting La Città bot (database %s)", settings.db_path)
     try:

@@ -19,15 +19,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from bot.service.rules_help import TOPICS
+from bot.service.summary import standings, when
 from engine import Game, IllegalMove, Record
 from engine.ai import LEVELS, choose
 from engine.decisions import asked_of
 from engine.describe import describe
 from engine.events import Event
 from engine.views import View
-
-from .rules_help import TOPICS
-from .summary import standings, when
 
 NAMES = ("Ada", "Bruno", "Carla", "Dario", "Elena")
 SAVE_FORMAT = "la-citta-local/1"

@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.results import User
-from bot.service import CittaService
-from bot.workers import ProcessWorkers
+from bot.service.core import CittaService
+from bot.service.workers import ProcessWorkers
 from engine import Game
 
 HUMAN = User(1, "Ann")

@@ -12,7 +12,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from test_bot_support import FakeClock, Table, open_service
 
-from bot.service import CittaService
+from bot.service.core import CittaService
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from test_bot_support import CHANNEL, PLAYERS, Transcript, answered, current, op
 
 from bot.errors import LobbyError, NotAllowed
 from bot.results import Outcome
-from bot.service import CittaService
+from bot.service.core import CittaService
 
 ANN, BOB = PLAYERS[:2]
 

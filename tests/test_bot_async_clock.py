@@ -16,10 +16,10 @@ from test_bot_support import (
     start_game,
 )
 
-from bot.absence import VacationError
-from bot.clock import MAX_REMINDERS, parse_quiet
-from bot.service import CittaService
-from bot.settings import SettingsError
+from bot.service.absence import VacationError
+from bot.service.clock import MAX_REMINDERS, parse_quiet
+from bot.service.core import CittaService
+from bot.service.settings import SettingsError
 
 
 async def _pending_user(svc: CittaService) -> int:

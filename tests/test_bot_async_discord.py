@@ -10,7 +10,7 @@ from fakediscord.driver import running
 from fakediscord.fixtures import fake_discord
 from test_bot_support import HOUR, MIDNIGHT, SEED, FakeClock
 
-from bot.client import CittaBot
+from bot.client.bot import CittaBot
 from bot.results import User
 from engine import Game
 

@@ -10,9 +10,9 @@ from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, Table, answered, curren
 
 from bot.errors import MoveRefused, NotAllowed, NotSeated
 from bot.results import User
-from bot.rows import SeatRow
-from bot.service import CittaService
-from bot.settings import SettingsError
+from bot.service.core import CittaService
+from bot.service.settings import SettingsError
+from bot.storage.rows import SeatRow
 
 ANN, BOB = PLAYERS[:2]
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from test_bot_support import CHANNEL, PLAYERS, PNG, SEED, current, open_service, start_game
 
-from bot.recap import MOVE_KINDS
-from bot.storage import MIGRATIONS, Storage, migration_files
+from bot.service.recap import MOVE_KINDS
+from bot.storage.sqlite import MIGRATIONS, Storage, migration_files
 from engine import Game
 
 

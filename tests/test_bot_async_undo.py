@@ -11,8 +11,8 @@ from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, answered, current, open
 
 from bot.errors import MoveRefused, NoGame, NotAllowed, NotSeated
 from bot.results import parse_custom_id
-from bot.service import CittaService
-from bot.undo import REVEALS
+from bot.service.core import CittaService
+from bot.service.undo import REVEALS
 from engine import Game
 
 ANN, BOB, CID = PLAYERS[:3]

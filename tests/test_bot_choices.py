@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.choices import MAX_CHOICES, choices_for, rank_moves
+from bot.service.choices import MAX_CHOICES, choices_for, rank_moves
 from engine import Game
 from engine.board import BOARD
 
@@ -75,7 +75,7 @@ def test_which_city_goes_first_is_offered_with_what_each_takes() -> None:
 
 
 def test_which_city_goes_first_gets_buttons_the_least_harmful_first() -> None:
-    from bot.summary import decision_buttons
+    from bot.service.summary import decision_buttons
 
     buttons = decision_buttons(_first_asked(), 7, 3, {0: "P0", 1: "P1"})
     assert [b.label.split(" — ")[0] for b in buttons] == ["first N5", "first K6"]

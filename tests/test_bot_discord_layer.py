@@ -7,9 +7,9 @@ from pathlib import Path
 
 import discord
 
-from bot.client import CittaBot, intents
+from bot.client.bot import CittaBot, intents
+from bot.client.ui import CittaButton, message_kwargs
 from bot.results import CUSTOM_ID_TEMPLATE, Button, Message, custom_id, parse_custom_id
-from bot.ui import CittaButton, message_kwargs
 
 COMMANDS = {"new", "play", "board", "status", "log", "score", "rules", "secrets", "resign", "abandon",
             "settings", "me", "replace", "vacation", "undo", "recap", "export", "add-ai",

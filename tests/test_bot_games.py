@@ -23,7 +23,7 @@ from test_bot_support import (
 )
 
 from bot.config import quiet_noisy_loggers
-from bot.service import CittaService
+from bot.service.core import CittaService
 from engine import Game, View
 
 

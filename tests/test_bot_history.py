@@ -10,12 +10,13 @@ import pytest
 from PIL import Image
 from test_bot_support import CHANNEL, GUILD, PLAYERS, Table, Transcript, answer_all, start_game
 
-from bot.base import default_renderer
-from bot.envelope import load
 from bot.errors import NoGame, NotAllowed
-from bot.history import FORMER, number
 from bot.results import User
-from bot.service import CittaService
+from bot.service.base import default_renderer
+from bot.service.core import CittaService
+from bot.service.history import number
+from bot.storage.envelope import load
+from bot.storage.rows import FORMER
 
 
 async def finish(table: Table, humans: int, levels: tuple[str, ...] = (), channel: int = CHANNEL) -> int:

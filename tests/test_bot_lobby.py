@@ -6,9 +6,9 @@ import pytest
 from test_bot_support import CHANNEL, PLAYERS, PNG, start_game
 
 from bot.errors import LobbyError, NoGame, NotAllowed
-from bot.lobby import clean_name, unique_names
 from bot.results import parse_custom_id
-from bot.service import CittaService
+from bot.service.core import CittaService
+from bot.service.lobby import clean_name, unique_names
 
 ANN, BOB, CID = PLAYERS[:3]
 

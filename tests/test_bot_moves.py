@@ -10,7 +10,7 @@ from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, answered, current, star
 
 from bot.errors import AlreadyMade, MoveRefused, NotAllowed, NotSeated
 from bot.results import parse_custom_id
-from bot.service import CittaService
+from bot.service.core import CittaService
 from engine import Game, IllegalMove
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from test_bot_support import CHANNEL, PLAYERS, PNG, current, open_service, start_game
 
-from bot import envelope
 from bot.errors import AlreadyMade, LobbyError
-from bot.service import CittaService
+from bot.service.core import CittaService
+from bot.storage import envelope
 
 ANN, BOB, CID = PLAYERS[:3]
 
@@ -155,7 +155,7 @@ async def test_computer_players_answer_after_the_mover_one_post_each(tmp_path: P
 
 
 async def test_two_copies_of_a_vacation_request_apply_once(svc: CittaService) -> None:
-    from bot.absence import VacationError
+    from bot.service.absence import VacationError
 
     await start_game(svc, 2)
     results = await asyncio.gather(

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import ChannelBusy, Storage, migration_files
+from bot.storage.sqlite import ChannelBusy, Storage, migration_files
 
 
 async def test_migrations_build_every_table_in_an_empty_database(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.summary import standings
+from bot.service.summary import standings
 from engine import Game
 
 
@@ -18,7 +18,7 @@ def test_standings_say_one_citizen_and_many_citizens() -> None:
 def test_the_channel_names_the_cities_a_player_chooses_between_in_relocation() -> None:
     from test_relocation_order import two_take_the_last
 
-    from bot.summary import asked, next_line
+    from bot.service.summary import asked, next_line
 
     game = two_take_the_last()
     game.play(1, "gold")

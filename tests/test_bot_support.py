@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.results import Message, Outcome, Post, User, parse_custom_id
-from bot.service import CittaService
+from bot.service.core import CittaService
 from engine import Game, View
 
 CHANNEL = 1000

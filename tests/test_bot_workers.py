@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 from test_bot_support import PLAYERS, FakeRenderer, current
 
-from bot.service import CittaService
-from bot.workers import ProcessWorkers
+from bot.service.core import CittaService
+from bot.service.workers import ProcessWorkers
 
 LAG_LIMIT = 0.020
 PROBE = 0.005
@@ -99,7 +99,7 @@ async def test_a_worker_that_dies_is_replaced(pool: ProcessWorkers) -> None:
 
 SCRIPT = """
 import asyncio, os, sys
-from bot.workers import ProcessWorkers
+from bot.service.workers import ProcessWorkers
 
 async def main():
     workers = ProcessWorkers(2)

@@ -15,7 +15,7 @@ from fakediscord.fixtures import fake_discord
 from PIL import Image
 from test_e2e_support import announcement, answer, citta_bot, posts_after
 
-from bot.client import CittaBot
+from bot.client.bot import CittaBot
 
 __all__ = ["fake_discord"]
 

@@ -21,9 +21,9 @@ from pathlib import Path
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionRecord, running
 from PIL import Image
 
-from bot.client import CittaBot
+from bot.client.bot import CittaBot
 from bot.results import parse_custom_id
-from bot.workers import ThreadWorkers
+from bot.service.workers import ThreadWorkers
 from engine import Game
 from render import render_board
 

@@ -56,7 +56,7 @@ async def test_fake_crash_at_kills_the_bot_after_the_nth_call_of_a_function(
 ) -> None:
     fake = fake_discord
     # rules_text is a module function that bot.service imported by name: both are wrapped
-    spec = "bot.rules_help.rules_text:after:2"
+    spec = "bot.service.rules_help.rules_text:after:2"
     proc = await fake.spawn_bot({"CITTA_DB": str(tmp_path / "c.db"), "FAKE_CRASH_AT": spec})
     await proc.ready()
     assert (await (await rules(fake)).wait_message()).ephemeral

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ratings import SIGMA, Rating, Standing, ranks, rate
+from bot.service.ratings import Standing, ranks, rate
+from bot.storage.rows import SIGMA, Rating
 
 
 def _table(*scores: tuple[int, int]) -> list[Standing]:

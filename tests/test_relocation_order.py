@@ -223,8 +223,8 @@ def test_a_game_whose_record_answers_first_replays_to_the_same_state() -> None:
 
 
 def test_an_absent_player_skipped_at_the_deadline_gets_the_rules_default() -> None:
-    from bot.computer import decide
-    from bot.rows import GameSettings, SeatRow
+    from bot.service.computer import decide
+    from bot.storage.rows import GameSettings, SeatRow
 
     g = two_take_the_last(firenze_pop=5)
     g.play(1, "gold")

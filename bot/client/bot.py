@@ -1,0 +1,223 @@
+"""`CittaBot`: the discord.py client, built from explicit settings (nothing read from the environment)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.client.delivery import Deliverer, blocked_text
+from bot.client.ui import CittaButton, reply
+from bot.errors import CittaError
+from bot.results import Message, Outcome
+from bot.service.core import CittaService, Renderer, default_renderer
+from bot.service.workers import ProcessWorkers, Workers
+
+log = logging.getLogger(__name__)
+EXTENSIONS = ("bot.client.cogs.game",)
+CLOSE_WAIT = 5.0
+"""Seconds the bot keeps sending the outbox when it is stopped."""
+ANNOUNCE_WAIT = 8.0
+"""Seconds a command waits for its announcement to be posted, to tell the actor if it cannot be."""
+
+
+def intents() -> discord.Intents:
+    """As few as possible: slash commands and buttons need no privileged intent; ``guilds``
+    keeps the channel cache that interactions refer to."""
+    wanted = discord.Intents.none()
+    wanted.guilds = True
+    return wanted
+
+
+class CittaBot(commands.Bot):
+    """The La Città bot. ``setup_hook`` opens the database, loads the cogs, registers the
+    buttons, starts the clock (deadlines and reminders, every ``tick_seconds``) and syncs the
+    slash commands (to ``dev_guild`` at once when given)."""
+
+    def __init__(
+        self,
+        *,
+        db_path: str | Path,
+        dev_guild: int | None = None,
+        renderer: Renderer | None = default_renderer,
+        sync_commands: bool = True,
+        tick_seconds: float = 60.0,
+        clock: Callable[[], float] = time.time,
+        workers: Workers | None = None,
+        **options: Any,
+    ) -> None:
+        options.setdefault("intents", intents())
+        options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
+        self.db_path = db_path
+        self.dev_guild = dev_guild
+        self.renderer = renderer
+        self.sync_commands = sync_commands
+        self.clock = clock
+        self.workers: Workers = workers or ProcessWorkers()
+        self._service: CittaService | None = None
+        self._deliverer: Deliverer | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._advancing: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self.clock_loop = tasks.loop(seconds=tick_seconds)(self.tick)
+        self.clock_loop.before_loop(self._before_tick)
+
+    @property
+    def service(self) -> CittaService:
+        if self._service is None:
+            raise RuntimeError("The bot is not set up yet (setup_hook has not run).")
+        return self._service
+
+    @property
+    def deliverer(self) -> Deliverer:
+        if self._deliverer is None:
+            raise RuntimeError("The bot is not set up yet (setup_hook has not run).")
+        return self._deliverer
+
+    async def setup_hook(self) -> None:
+        self._service = await CittaService.open(
+            self.db_path, renderer=self.renderer, clock=self.clock, workers=self.workers
+        )
+        self._deliverer = Deliverer(self, self._service.storage)
+        self._service.storage.on_enqueue = self._deliverer.wake
+        self.tree.error(self.on_app_command_error)
+        for ext in EXTENSIONS:
+            await self.load_extension(ext)
+        self.add_dynamic_items(CittaButton)
+        self.clock_loop.start()
+        self._spawn(self._start_up())
+        if self.sync_commands:
+            if self.dev_guild is not None:
+                guild = discord.Object(id=self.dev_guild)
+                self.tree.copy_global_to(guild=guild)
+                synced = await self.tree.sync(guild=guild)
+            else:
+                synced = await self.tree.sync()
+            log.info("Synced %d command(s)%s", len(synced), " to the dev guild" if self.dev_guild else "")
+
+    async def _before_tick(self) -> None:
+        await self.wait_until_ready()
+
+    async def _start_up(self) -> None:
+        """Once connected: warm the workers, send what the outbox still holds (a crash may have
+        left posts unsent), and let the computer players answer where a crash interrupted them."""
+        await self.wait_until_ready()
+        self._spawn(self.deliverer.run())
+        if isinstance(self.workers, ProcessWorkers):
+            self._spawn(self.workers.start())
+        for row in await self.service.storage.active_games():
+            if row.status == "active":
+                self.advance(row.id)
+
+    def _spawn(self, job: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        task = asyncio.create_task(job)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def tick(self) -> None:
+        """One turn of the clock: the service decides and stores; the outbox sends (never raises)."""
+        try:
+            await self.service.tick()
+        except Exception:
+            log.exception("The clock tick failed")
+
+    def advance(self, game_id: int) -> None:
+        """Let the computer players (and the seats the bot plays) answer in the background, one
+        task per game; asked again while it runs, it looks once more when done."""
+        running = self._advancing.get(game_id)
+        if running is not None and not running.done():
+            self._again.add(game_id)
+            return
+        self._advancing[game_id] = self._spawn(self._advance(game_id))
+
+    async def _advance(self, game_id: int) -> None:
+        while True:
+            self._again.discard(game_id)
+            try:
+                await self.service.advance(game_id)
+            except Exception:
+                log.exception("The computer players of game %s failed", game_id)
+                return
+            if game_id not in self._again:
+                return
+
+    async def announce(self, outcome: Outcome) -> str | None:
+        """Send the outcome's stored announcement and let the bot's seats answer; what the actor
+        must be told when it cannot be posted (None: it was posted, or is on its way)."""
+        if outcome.game:
+            self.advance(outcome.game)
+        if not outcome.outbox:
+            return None
+        self.deliverer.wake()
+        results = await self.deliverer.wait(outcome.outbox, ANNOUNCE_WAIT)
+        held = next((r for r in results.values() if r.state == "held"), None)
+        if held is not None:
+            return (
+                f"⚠️ Your move is stored, but I cannot post in this game's channel ({held.error}): "
+                "the game is paused."
+            )
+        missing = next((r.missing for r in results.values() if r.missing), None)
+        if missing is None:
+            return None
+        channel = await self.service.storage.game(outcome.game)
+        return blocked_text(outcome.game, channel.channel if channel else 0, missing)
+
+    async def on_guild_channel_update(self, before: Any, after: Any) -> None:
+        await self.deliverer.permissions_changed()  # a permission may have been granted
+
+    async def on_thread_update(self, before: Any, after: Any) -> None:
+        await self.deliverer.permissions_changed()
+
+    async def on_guild_role_update(self, before: Any, after: Any) -> None:
+        await self.deliverer.permissions_changed()
+
+    async def on_ready(self) -> None:
+        log.info("Logged in as %s (id %s) in %d server(s)", self.user, getattr(self.user, "id", "?"),
+                 len(self.guilds))  # fmt: skip
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Known errors become a short private reply; anything else is logged (and apologised for)."""
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(cause, CittaError):
+            text = f"⚠️ {cause}"
+        elif isinstance(cause, app_commands.NoPrivateMessage):
+            text = "⚠️ La Città is played in a server channel, not in direct messages."
+        elif isinstance(cause, app_commands.CheckFailure | app_commands.TransformerError):
+            text = f"⚠️ {cause}"
+        else:
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.error("Command /%s failed", command, exc_info=cause)
+            text = "Something went wrong on my side; the game is unchanged. Please try again."
+        try:
+            await reply(interaction, Message(text, ephemeral=True))
+        except discord.HTTPException:
+            log.warning("Could not send the error reply", exc_info=True)
+
+    async def close(self) -> None:
+        """Stop the clock and the background tasks, send what is due in the outbox (for a few
+        seconds at most: what is left goes out after the next start), then close everything
+        `setup_hook` opened (safe when it never ran, or failed half-way)."""
+        self.clock_loop.cancel()
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._deliverer is not None and self.is_ready() and not self.is_closed():
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._deliverer.settle(), CLOSE_WAIT)
+        await super().close()
+        self.workers.close()
+        if self._service is not None:
+            await self._service.close()
+            self._service = None

@@ -1,0 +1,155 @@
+"""The Discord side of the service results: replies, and the bot's buttons (channel posts and
+DMs go out through the outbox: `bot.client.delivery`).
+
+Every button is a `CittaButton` (a ``DynamicItem``) whose custom id says which game, which
+version, for whom and what (`bot.results.custom_id`); registered once at start-up, they work
+on any message, also after a restart. Callbacks only translate the click into a service call.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+from typing import TYPE_CHECKING, Any, Protocol, cast
+
+import discord
+
+from bot.errors import CittaError
+from bot.results import CUSTOM_ID_TEMPLATE, Button, ButtonRef, Message, Outcome, User, parse_custom_id
+
+if TYPE_CHECKING:
+    from bot.service.core import CittaService
+
+log = logging.getLogger(__name__)
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
+
+
+def service_of(interaction: discord.Interaction[Any]) -> CittaService:
+    """The service of the bot that received the interaction."""
+    return cast("CittaService", interaction.client.service)
+
+
+def user_of(interaction: discord.Interaction[Any]) -> User:
+    return User(interaction.user.id, interaction.user.display_name)
+
+
+def make_view(buttons: tuple[Button, ...]) -> discord.ui.View | None:
+    """A view of `CittaButton`s (no timeout: the custom ids carry everything)."""
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for b in buttons[:25]:
+        view.add_item(CittaButton(b))
+    return view
+
+
+def message_kwargs(msg: Message) -> dict[str, Any]:
+    """Keyword arguments for ``send`` / ``followup.send``: content, image, buttons, pings."""
+    kw: dict[str, Any] = {
+        "content": msg.text[:2000],
+        "allowed_mentions": discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in msg.mentions]
+        ),
+    }
+    if msg.image is not None:
+        kw["file"] = discord.File(io.BytesIO(msg.image), filename=msg.filename)
+    view = make_view(msg.buttons)
+    if view is not None:
+        kw["view"] = view
+    return kw
+
+
+async def reply(interaction: discord.Interaction[Any], msg: Message) -> None:
+    """Answer an interaction (or follow up on a deferred one) with ``msg``."""
+    kw = message_kwargs(msg)
+    if interaction.response.is_done():
+        await interaction.followup.send(ephemeral=msg.ephemeral, **kw)
+    else:
+        await interaction.response.send_message(ephemeral=msg.ephemeral, **kw)
+
+
+async def reply_error(interaction: discord.Interaction[Any], error: CittaError) -> None:
+    await reply(interaction, Message(f"⚠️ {error}", ephemeral=True))
+
+
+class Announcer(Protocol):
+    async def announce(self, outcome: Outcome) -> str | None: ...
+
+
+async def deliver(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
+    """The actor's private reply. The announcement was stored with the change and goes out
+    through the outbox; the actor is told privately when it cannot be posted."""
+    if outcome.reply.text or outcome.reply.buttons:
+        await reply(interaction, outcome.reply)
+    await announce(interaction, outcome)
+
+
+async def announce(interaction: discord.Interaction[Any], outcome: Outcome) -> None:
+    """Have the outcome's stored announcement sent; a private note when it cannot be."""
+    problem = await cast(Announcer, interaction.client).announce(outcome)
+    if problem is not None:
+        await interaction.followup.send(problem, ephemeral=True)
+
+
+class CittaButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID_TEMPLATE):
+    """Every button of the bot: Join/Leave/Start, moves, Show my peek, abandon confirmation."""
+
+    def __init__(self, button: Button) -> None:
+        super().__init__(
+            discord.ui.Button(label=button.label, custom_id=button.custom_id, style=STYLES[button.style])
+        )
+        self.ref: ButtonRef | None = parse_custom_id(button.custom_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CittaButton:
+        label = getattr(item, "label", None) or "…"
+        return cls(Button(label, match.string))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        ref = self.ref
+        if ref is None:
+            await interaction.response.send_message("This button is no longer used.", ephemeral=True)
+            return
+        try:
+            await press(interaction, ref)
+        except CittaError as e:
+            await reply_error(interaction, e)
+
+
+async def press(interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
+    """Carry out a button press (each branch defers before any slow work)."""
+    svc, user = service_of(interaction), user_of(interaction)
+    if ref.action in ("join", "leave", "start"):
+        await interaction.response.defer()  # acknowledges; we edit the lobby message below
+        act = {"join": svc.join, "leave": svc.leave, "start": svc.start}[ref.action]
+        try:
+            outcome = await act(ref.game, user)
+        except CittaError as e:
+            await interaction.followup.send(f"⚠️ {e}", ephemeral=True)
+            return
+        kw = message_kwargs(outcome.reply)
+        kw.pop("file", None)
+        await interaction.edit_original_response(content=kw["content"], view=kw.get("view"),
+                                                 allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
+        await announce(interaction, outcome)
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    await svc.come_back(user.id, game_id=ref.game)
+    if ref.action == "peek":
+        await reply(interaction, await svc.secrets(user.id, game_id=ref.game))
+    elif ref.action == "abandon":
+        can_manage = bool(interaction.permissions.manage_guild)
+        await deliver(interaction, await svc.abandon(user.id, game_id=ref.game, can_manage=can_manage))
+    else:
+        outcome = await svc.play(
+            user.id, ref.move or "", game_id=ref.game, based_on=ref.version, seat=ref.seat, confirmed=True
+        )
+        await deliver(interaction, outcome)

@@ -1,0 +1,121 @@
+"""What every part of the service layer shares: the storage, the clock, the renderer, and
+finding the game and the user's seat."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import logging
+import secrets as _secrets
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol, TypeVar, cast
+
+from bot.errors import NoGame, NotSeated
+from bot.results import Outcome, Post
+from bot.service.workers import ThreadWorkers, Workers
+from bot.storage.rows import GameRow, SeatRow
+from bot.storage.sqlite import Storage
+from engine import Game, View
+
+log = logging.getLogger("bot.service")
+ATTEMPTS = 3
+S = TypeVar("S", bound="ServiceBase")
+
+
+class Renderer(Protocol):
+    def __call__(self, view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes: ...
+
+
+def default_renderer(view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes:
+    """`render.render_board`, imported on first use."""
+    render_board = cast(Renderer, importlib.import_module("render").render_board)
+    return render_board(view, highlight=highlight, width=width)
+
+
+class ServiceBase:
+    """The shared state and helpers of `bot.service.CittaService` and its parts."""
+
+    def __init__(
+        self,
+        storage: Storage,
+        *,
+        renderer: Renderer | None = default_renderer,
+        clock: Callable[[], float] = time.time,
+        seeds: Callable[[], int] = lambda: _secrets.randbits(63),
+        workers: Workers | None = None,
+    ) -> None:
+        self.storage = storage
+        self.renderer = renderer
+        self.workers: Workers = workers or ThreadWorkers()
+        """Where computer players think and boards are drawn (worker processes in the bot)."""
+        self.clock = clock
+        """The time (seconds since the epoch); tests inject their own to drive deadlines."""
+        self.seeds = seeds
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def game_lock(self, game_id: int) -> asyncio.Lock:
+        """One change to a game at a time in this process (the version check still guards the
+        database): simultaneous decisions then queue instead of losing races."""
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    @classmethod
+    async def open(cls: type[S], path: str | Path, **kw: object) -> S:
+        """Open the database at ``path`` (migrating it) and make a service on it."""
+        return cls(await Storage.open(path), **kw)  # type: ignore[arg-type]
+
+    async def close(self) -> None:
+        await self.storage.close()
+
+    def now(self) -> int:
+        return int(self.clock())
+
+    async def _game_row(self, channel: int | None, game_id: int | None, *, active: bool = True) -> GameRow:
+        if game_id is not None:
+            row = await self.storage.game(game_id)
+        elif active:
+            row = await self.storage.open_game(channel or 0)
+        else:
+            row = await self.storage.latest_game(channel or 0)
+        if row is None:
+            raise NoGame("There is no game in this channel. Start one with `/citta new`.")
+        if active and row.status != "active":
+            raise NoGame(
+                {
+                    "lobby": "The game has not started yet: join it in the lobby, the host starts it.",
+                    "over": "That game is over. `/citta score` shows the result.",
+                    "abandoned": "That game was abandoned.",
+                }.get(row.status, "That game is not running.")
+            )
+        return row
+
+    @staticmethod
+    def _restore(row: GameRow) -> Game:
+        assert row.snapshot is not None and row.record is not None
+        return Game.restore(row.snapshot, row.record)
+
+    async def _seat_of(self, row: GameRow, user_id: int) -> tuple[SeatRow, list[SeatRow]]:
+        seats = await self.storage.seats(row.id)
+        mine = next((s for s in seats if s.user_id == user_id), None)
+        if mine is None:
+            players = ", ".join(s.name for s in seats)
+            raise NotSeated(f"You are not playing in this game (the players are {players}).")
+        return mine, seats
+
+    async def _told(self, row: GameRow, outcome: Outcome) -> Outcome:
+        """Store the outcome's announcement (a plain channel post) for delivery."""
+        if outcome.announcement is None:
+            return outcome
+        post = Post(row.channel, outcome.announcement)
+        return outcome.stored(await self.storage.enqueue(row.id, [post], self.now()))
+
+    async def render(self, view: View, highlight: list[str]) -> bytes | None:
+        """The board PNG, drawn by a worker; None (and a log line) if it fails."""
+        if self.renderer is None:
+            return None
+        try:
+            return await self.workers.call(self.renderer, view, highlight=highlight)
+        except Exception:
+            log.exception("Rendering the board failed; posting without the image")
+            return None

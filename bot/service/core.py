@@ -1,0 +1,319 @@
+"""The bot's service layer: every command and button, Discord-agnostic (plain data in and out).
+
+The cogs call these methods with ids and names; the results (`bot.results`) say what to
+reply, what to post in the channel, whom to DM and which buttons to attach. Each move is
+checked by the engine, stored in one transaction with a version check, and only then
+announced; the board is rendered off the event loop by an injected renderer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.errors import AlreadyMade, CittaError, MoveRefused, NoGame, NotAllowed
+from bot.results import Button, Choice, Message, Outcome, User, custom_id
+from bot.service import clock, summary
+from bot.service.absence import AbsenceMixin
+from bot.service.archive import ArchiveMixin
+from bot.service.base import ATTEMPTS, Renderer, ServiceBase, default_renderer, log
+from bot.service.choices import choices_for
+from bot.service.commit import CommitMixin, Made, stage
+from bot.service.lobby import LobbyMixin
+from bot.service.recap import RecapMixin
+from bot.service.reminders import TickMixin
+from bot.service.rules_help import rules_text
+from bot.service.settings import SettingsMixin
+from bot.service.undo import UndoMixin
+from bot.storage.rows import GameRow, SeatRow
+from engine import Action, Game, IllegalMove, MalformedMove
+from engine.cities import city_at, room
+
+__all__ = ["CittaService", "Renderer", "ServiceBase", "default_renderer"]
+
+
+def _canonical(text: str) -> str | None:
+    """The notation's canonical form of a typed move; None when it does not parse."""
+    try:
+        return str(Action.parse(text))
+    except MalformedMove:
+        return None
+
+
+def _same_move(stored: str, typed: str | None) -> bool:
+    """Whether ``typed`` (canonical) asks for the move ``stored``: the same, or ``found HEX``
+    without its source, which the record keeps in full (``found HEX from HEX2``).
+
+    >>> _same_move("found I9 from L11", "found I9"), _same_move("found I9 from L11", "found J9")
+    (True, False)
+    """
+    return typed is not None and (stored == typed or stored.startswith(f"{typed} from "))
+
+
+def _tag(seat: SeatRow, now: int) -> str:
+    """What is special about a seat: resigned, a computer, away, on vacation."""
+    if seat.resigned:
+        return " (resigned)"
+    if seat.computer:
+        return f" (computer, {seat.ai_level})"
+    if seat.away:
+        return " (away: the bot plays for them)"
+    return " (on vacation)" if clock.on_vacation(seat, now) else ""
+
+
+class CittaService(
+    ArchiveMixin,
+    LobbyMixin,
+    SettingsMixin,
+    AbsenceMixin,
+    TickMixin,
+    UndoMixin,
+    RecapMixin,
+    CommitMixin,
+    ServiceBase,
+):
+    """Games in channels: lobbies, moves, questions, clocks. One instance per bot (or per test)."""
+
+    # --- playing --------------------------------------------------------------------
+
+    async def play(
+        self,
+        user_id: int,
+        text: str,
+        *,
+        channel: int | None = None,
+        game_id: int | None = None,
+        based_on: int | None = None,
+        seat: int | None = None,
+        confirmed: bool = False,
+    ) -> Outcome:
+        """Play ``text`` for the user's seat; raises a `CittaError` (nothing stored) if refused.
+
+        ``based_on`` is the game version the player saw: a button carries it; for a typed move
+        it is the version when the request arrived. If the seat has moved since (for a typed
+        move: made this same move since), the move was already made, so a second copy of the
+        same request applies once. A move that loses the race against another move is checked
+        again on the new position. The seats the bot plays answer afterwards (`advance`).
+        """
+        first = await self._game_row(channel, game_id)
+        async with self.game_lock(first.id):
+            return await self._play(
+                user_id, text, first.id, first.version if based_on is None else based_on, seat, confirmed
+            )
+
+    async def _play(
+        self, user_id: int, text: str, game_id: int, based_on: int, seat: int | None, confirmed: bool
+    ) -> Outcome:
+        for _ in range(ATTEMPTS):
+            row = await self._game_row(None, game_id)
+            me, seats = await self._seat_of(row, user_id)
+            if seat is not None and me.seat != seat:
+                owner = next((s.name for s in seats if s.seat == seat), "another player")
+                raise NotAllowed(f"This button is for {owner}.")
+            if me.resigned:
+                raise NotAllowed("You have resigned from this game.")
+            if me.away:
+                await self.storage.come_back(row.id, me.seat)
+                me = replace(me, away=False)
+                seats = [me if s.seat == me.seat else s for s in seats]
+            if based_on > row.version:
+                raise NotAllowed("That button does not belong to this game's current position.")
+            same = None if seat is not None else _canonical(text)
+            copy = seat is not None or same is not None
+            earlier = await self.storage.moved_since(row.id, based_on, me.seat, same) if copy else None
+            if earlier is not None:
+                raise AlreadyMade(
+                    f"That move was already made: your `{earlier.text}` (move {earlier.number}) counts."
+                )
+            game = self._restore(row)
+            try:
+                action, _ = game.check(me.seat, text)
+            except IllegalMove as e:
+                raise await self._refusal(row, game, me, text, e) from None
+            if not confirmed and (warning := self._warning(game, action)):
+                cid = custom_id(row.id, row.version, me.seat, move=str(action))
+                button = Button(f"Play {action} anyway", cid, "danger")
+                return Outcome(reply=Message(warning, ephemeral=True, buttons=(button,)), game=row.id)
+            before = stage(game)
+            made = [Made(me.seat, action, game.play(me.seat, action))]
+            outcome = await self._commit(row, game, seats, made, actor=me, before=before)
+            if outcome is not None:
+                log.info("game %s: seat %s played %s", row.id, me.seat, action)
+                return outcome
+        raise AlreadyMade("That move was already made.")
+
+    async def _refusal(
+        self, row: GameRow, game: Game, me: SeatRow, text: str, error: IllegalMove
+    ) -> CittaError:
+        """Why a move is refused. When it is the seat's last stored move (the player tries again,
+        e.g. after the bot restarted before announcing it), say that it counted."""
+        last = await self.storage.last_move_of(row.id, me.seat)
+        if last is not None and not last.auto and _same_move(last.text, _canonical(text)):
+            users = {s.seat: s.user_id for s in await self.storage.seats(row.id)}
+            waiting, _ = summary.next_line(game, users)
+            return AlreadyMade(
+                f"Your move `{last.text}` was already made (move {last.number}, <t:{last.created_at}:R>) "
+                f"and counts. {waiting}".strip()
+            )
+        return MoveRefused(str(error))
+
+    @staticmethod
+    def _warning(game: Game, action: Action) -> str | None:
+        """A warning for a legal move that wastes something (rules §5.5 Golden Times)."""
+        if action.verb != "golden" or action.hex is None or action.n is None:
+            return None
+        city = city_at(game.state, action.hex)
+        if city is None:
+            return None
+        fits = min(action.n, room(city), game.state.supply_citizens)
+        if fits >= action.n:
+            return None
+        return (
+            f"⚠️ Only {fits} of the {action.n} citizens fit in {city.name} (its limit), but you pay for "
+            f"{action.n}. Press the button to play `{action}` anyway, or choose another move."
+        )
+
+    async def choices(self, channel: int, user_id: int, typed: str) -> list[Choice]:
+        """Autocomplete for ``/citta play``: the user's legal moves fitting ``typed`` (max 25)."""
+        row = await self.storage.open_game(channel)
+        if row is None or row.status != "active":
+            return []
+        seats = await self.storage.seats(row.id)
+        mine = next((s for s in seats if s.user_id == user_id), None)
+        if mine is None:
+            return []
+        return choices_for(self._restore(row), mine.seat, typed)
+
+    # --- questions ------------------------------------------------------------------
+
+    async def status(self, channel: int) -> Message:
+        """Year, phase, round, who we wait for and since when."""
+        row = await self._game_row(channel, None, active=False)
+        seats = await self.storage.seats(row.id)
+        listing = ", ".join(s.name + _tag(s, self.now()) for s in seats)
+        if row.status == "lobby":
+            return Message(f"Lobby ({row.setup} setup): {listing}. The host starts the game.", ephemeral=True)
+        game = self._restore(row)
+        users = {s.seat: s.user_id for s in seats}
+        head = f"Game {row.id} ({row.setup} setup; {listing}). {summary.when(game.view(None))}."
+        if row.paused is not None:
+            head += f"\n⏸ The game is paused: {row.paused}."
+        elif row.blocked is not None:
+            head += f"\n⚠️ I cannot post in this channel: I lack the **{row.blocked}** permission."
+        if game.is_over:
+            return Message(f"{head}\n{summary.standings(game.view(None))}", ephemeral=True)
+        nxt, _ = summary.next_line(game, users)
+        ends = [
+            f"{seats[c.seat].name} <t:{end}:R>"
+            for c in await self.storage.clocks(row.id)
+            if (end := clock.deadline(c, row.settings)) is not None
+        ]
+        due = f"\nTime is up for {', '.join(ends)}." if ends else ""
+        return Message(f"{head}\n{nxt[:-1]} — waiting since <t:{row.updated_at}:R>.{due}", ephemeral=True)
+
+    async def board(self, channel: int) -> Message:
+        """The current board (spectator view) with the last move highlighted."""
+        row = await self._game_row(channel, None, active=False)
+        if row.snapshot is None:
+            raise NoGame("The game has not started yet: there is no board to show.")
+        view = self._restore(row).view(None)
+        return Message(f"{summary.when(view)}.", image=await self.render(view, row.highlight), ephemeral=True)
+
+    async def log(self, channel: int, last: int = 10) -> Message:
+        """The last ``last`` moves with what they did (public events only)."""
+        row = await self._game_row(channel, None, active=False)
+        seats = {s.seat: s.name for s in await self.storage.seats(row.id)}
+        moves = await self.storage.moves(row.id, max(1, min(last, 50)))
+        if not moves:
+            return Message("No move has been made yet.", ephemeral=True)
+        lines = [f"{m.number}. **{seats.get(m.seat, '?')}** `{m.text}` — {m.summary}" for m in moves]
+        text = "\n".join(lines)
+        while len(text) > 1900 and len(lines) > 1:
+            lines.pop(0)
+            text = "\n".join(lines)
+        return Message(text[:1990], ephemeral=True)
+
+    async def score(self, channel: int) -> Message:
+        row = await self._game_row(channel, None, active=False)
+        if row.snapshot is None:
+            raise NoGame("The game has not started yet.")
+        return Message(summary.standings(self._restore(row).view(None)), ephemeral=True)
+
+    async def secrets(
+        self, user_id: int, *, channel: int | None = None, game_id: int | None = None
+    ) -> Message:
+        """The user's private information of this year (polled cards, drawn cards), privately."""
+        row = await self._game_row(channel, game_id, active=False)
+        if row.snapshot is None:
+            raise NoGame("The game has not started yet.")
+        me, _ = await self._seat_of(row, user_id)
+        view = self._restore(row).view(me.seat)
+        drawn = [s.text for s in await self.storage.secrets(row.id, me.seat, view.year) if s.kind != "peek"]
+        return Message(summary.peek_text(view, drawn), ephemeral=True)
+
+    @staticmethod
+    def rules(topic: str | None = None) -> Message:
+        return Message(rules_text(topic), ephemeral=True)
+
+    # --- leaving --------------------------------------------------------------------
+
+    async def resign(self, user_id: int, *, channel: int) -> Outcome:
+        """Leave a lobby, or resign a running game (the bot then makes the least harmful moves)."""
+        row = await self._game_row(channel, None, active=False)
+        if row.status == "lobby":
+            left = await self.leave(row.id, User(user_id, ""))
+            return await self._told(row, Outcome(Message("You left the lobby.", ephemeral=True), left.reply,
+                                                 game=row.id))  # fmt: skip
+        row = await self._game_row(channel, None)
+        async with self.game_lock(row.id):
+            return await self._resign(row, user_id, channel)
+
+    async def _resign(self, row: GameRow, user_id: int, channel: int) -> Outcome:
+        for _ in range(ATTEMPTS):
+            me, seats = await self._seat_of(row, user_id)
+            if me.resigned:
+                raise NotAllowed("You have already resigned.")
+            game = self._restore(row)
+            seats = [replace(s, resigned=True) if s.seat == me.seat else s for s in seats]
+            lead = f"**{me.name}** resigns; the bot makes their moves from now on."
+            if all(s.resigned or s.computer for s in seats):
+                await self.storage.set_status(row.id, "abandoned", now=self.now())
+                over = Message(f"{lead} Every player has resigned: the game is abandoned.")
+                return await self._told(
+                    row, Outcome(Message("You resigned.", ephemeral=True), over, game=row.id)
+                )
+            before = stage(game)
+            made = await self._bot_moves(game, seats, row)
+            outcome = await self._commit(
+                row, game, seats, made, actor=me, before=before, resign=me.seat, lead=lead
+            )
+            if outcome is not None:
+                return outcome
+            row = await self._game_row(channel, None)
+        raise AlreadyMade("The game changed while resigning; try again.")
+
+    async def abandon_prompt(self, user_id: int, *, channel: int, can_manage: bool) -> Message:
+        """The private confirmation (with its button) for abandoning the channel's game."""
+        row = await self._game_row(channel, None, active=False)
+        self._check_abandon(row, user_id, can_manage)
+        button = Button("Abandon the game", custom_id(row.id, row.version, None, "abandon"), "danger")
+        return Message(
+            "Abandon this game for everyone? This cannot be undone.", ephemeral=True, buttons=(button,)
+        )
+
+    @staticmethod
+    def _check_abandon(row: GameRow, user_id: int, can_manage: bool) -> None:
+        if row.status not in ("lobby", "active"):
+            raise NoGame("That game is already finished.")
+        if user_id != row.host and not can_manage:
+            raise NotAllowed("Only the host or a member with Manage Server can abandon the game.")
+
+    async def abandon(self, user_id: int, *, game_id: int, can_manage: bool) -> Outcome:
+        row = await self._game_row(None, game_id, active=False)
+        self._check_abandon(row, user_id, can_manage)
+        if not await self.storage.set_status(row.id, "abandoned", now=self.now()):
+            raise NoGame("That game is already finished.")
+        log.info("game %s abandoned by user %s", row.id, user_id)
+        note = Message(f"<@{user_id}> abandoned game {row.id}. `/citta new` starts a new one.")
+        return await self._told(
+            row, Outcome(Message("The game is abandoned.", ephemeral=True), note, game=row.id)
+        )

@@ -1,0 +1,75 @@
+"""The end of a game (part of the service layer): its results, ratings and the replay.
+
+When a move ends a game, `CommitMixin._commit` stores the placings and the new ratings
+(`bot.service.history`, `bot.service.ratings`) and a post with the scoring breakdown and the rating changes
+in the same transaction as the move, so none of them can be lost. The replay animation
+takes seconds to draw, so it follows in a post of its own (`post_replay`): made in a worker
+once the final move is announced, and stored at most once (``games.replayed``); a game whose
+replay was not stored (the bot stopped meanwhile) gets it at the next clock tick.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from bot.results import Message, Post
+from bot.service.base import ServiceBase, log
+from bot.service.history import final_text, placings, player_key
+from bot.storage.rows import GameRow, Placing, SeatRow
+from engine import Game
+
+
+class EndingMixin(ServiceBase):
+    """Rating a finished game and posting its replay."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._replaying: set[int] = set()
+        self._rating_locks: dict[int, asyncio.Lock] = {}
+
+    @contextlib.asynccontextmanager
+    async def _ending(self, row: GameRow, game: Game, seats: list[SeatRow]) -> AsyncIterator[list[Placing]]:
+        """The placings of ``game`` if it is over ([] otherwise), holding the server's rating lock
+        until they are stored: two games ending at once in a server are rated one after the other."""
+        if not game.is_over:
+            yield []
+            return
+        guild = row.guild or 0
+        async with self._rating_locks.setdefault(guild, asyncio.Lock()):
+            ratings = await self.storage.ratings(guild, sorted({player_key(s) for s in seats}))
+            yield placings(game, seats, ratings)
+
+    @staticmethod
+    def _final_posts(row: GameRow, places: list[Placing]) -> list[Post]:
+        """The end-of-game post (scoring breakdown, rating changes); none while the game runs."""
+        return [Post(row.channel, Message(final_text(row.id, places)))] if places else []
+
+    async def post_replay(self, game_id: int) -> list[int]:
+        """Draw a finished game's replay in a worker and store its post, once (the outbox ids;
+        [] when it was stored before, or is being drawn). A replay that cannot be drawn is
+        logged and given up."""
+        row = await self.storage.game(game_id)
+        if row is None or row.status != "over" or row.record is None or game_id in self._replaying:
+            return []
+        self._replaying.add(game_id)
+        try:
+            posts = [Post(row.channel, await self.replay_message(row))] if self.renderer is not None else []
+        except Exception:
+            log.warning("The replay of game %s could not be drawn; posting none", game_id, exc_info=True)
+            posts = []
+        finally:
+            self._replaying.discard(game_id)
+        return await self.storage.store_replay(game_id, posts, self.now()) or []
+
+    async def replay_message(self, row: GameRow, *, ephemeral: bool = False) -> Message:
+        """The replay of a finished game as a message with its GIF, drawn in a worker."""
+        from render.replay import animation
+
+        assert row.record is not None and self.renderer is not None
+        data, frames = await self.workers.call(animation, row.record, self.renderer)
+        text = f"🎞️ Game {row.id}, replayed: the board after each political round and each year"
+        text += f" ({frames} frames)."
+        return Message(text, image=data, filename=f"citta-game-{row.id}.gif", ephemeral=ephemeral)

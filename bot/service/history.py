@@ -1,0 +1,98 @@
+"""What a finished game leaves in its server's history: each seat's placing (see `bot.service.ratings`
+for how places are decided and who is rated), the scoring breakdown, and what the stats count.
+
+Only finished games enter the history (a running game's hidden information never does); an
+abandoned game is not rated and not listed. A player who used ``/citta me forget`` stays in
+the games they played as `FORMER` (their rating is deleted).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from bot.service.ratings import Standing, ranks, rate
+from bot.storage.rows import Placing, Rating, SeatRow
+from engine import Action, Game, MalformedMove
+from engine.actions import BUILDING_CARDS
+
+
+def player_key(seat: SeatRow) -> str:
+    """Whose rating a seat plays with: ``user:<id>`` for a person, ``computer:<level>``."""
+    return f"computer:{seat.ai_level}" if seat.computer else f"user:{seat.user_id}"
+
+
+def computer_name(level: str) -> str:
+    return f"Computer ({level})"
+
+
+def buildings(moves: list[tuple[int, str]], seat: int) -> Counter[str]:
+    """The buildings ``seat`` built, by kind (from the record's moves)."""
+    kinds: Counter[str] = Counter()
+    for s, text in moves:
+        if s != seat:
+            continue
+        try:
+            a = Action.parse(text)
+        except MalformedMove:
+            continue
+        if a.verb in ("build", "master") and a.building:
+            kinds[a.building] += 1
+        elif a.verb in BUILDING_CARDS:
+            kinds[a.verb] += 1
+    return kinds
+
+
+def favourite(kinds: Counter[str] | dict[str, int]) -> str | None:
+    """The most built kind; a tie goes to the alphabetically first."""
+    return min(kinds, key=lambda k: (-kinds[k], k)) if kinds else None
+
+
+def placings(game: Game, seats: list[SeatRow], ratings: dict[str, Rating]) -> list[Placing]:
+    """The placings of a finished ``game`` played by ``seats`` (``ratings``: the players' ratings
+    before it), each with its new rating."""
+    view = game.view(None)
+    assert game.is_over and view.scores is not None
+    moves = game.record().moves
+    standings = [
+        Standing(player_key(s), view.scores[s.seat], view.players[s.seat].gold, s.resigned) for s in seats
+    ]
+    new = rate(standings, ratings)
+    out = []
+    for s, st, rank in zip(seats, standings, ranks(standings), strict=True):
+        p = view.players[s.seat]
+        kinds = buildings(moves, s.seat)
+        out.append(Placing(
+            seat=s.seat, player=st.player, user_id=None if s.computer else s.user_id,
+            name=computer_name(s.ai_level or "") if s.computer else p.name, rank=rank, score=st.score,
+            gold=p.gold, citizens=sum(c.population for c in p.cities), bonus=p.city_bonus,
+            hunger_vp=p.hunger_vp, resigned=s.resigned,
+            hungry_years=sum(1 for seat, text in moves if seat == s.seat and text.startswith("starve")),
+            built=dict(sorted(kinds.items())), before=ratings.get(st.player, Rating()), after=new[st.player],
+        ))  # fmt: skip
+    return out
+
+
+def number(x: float) -> str:
+    """A rating (or, given an int, a score) as shown, with a true minus sign: ``3.1``, ``−0.4``, ``−2``."""
+    return str(x).replace("-", "−") if isinstance(x, int) else f"{x:.1f}".replace("-", "−")
+
+
+def signed(x: float) -> str:
+    """A rating change as shown: ``+1.2``, ``−0.4``, ``±0.0``."""
+    if round(x, 1) == 0:
+        return "±0.0"
+    return f"+{x:.1f}" if x > 0 else f"−{-x:.1f}"
+
+
+def final_text(game_id: int, places: list[Placing]) -> str:
+    """The end-of-game post: places, the scoring breakdown, and each player's rating change."""
+    lines = [f"🏁 **Game {game_id} — final scoring** (citizens + complete cities − hunger = score)"]
+    for p in sorted(places, key=lambda p: (p.rank, p.seat)):
+        citizens = f"{p.citizens} citizen{'s' * (p.citizens != 1)}"
+        parts = f"{citizens} + {p.bonus} for complete cities − {p.hunger_vp} hunger = **{number(p.score)}**"
+        note = " (resigned)" if p.resigned else ""
+        lines.append(
+            f"{p.rank}. **{p.name}**{note}: {parts}, {p.gold} gold — rating {number(p.after.shown)} "
+            f"({signed(p.change)})"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,213 @@
+"""Lobbies: open a game in a channel, join, leave, and start it (part of the service layer).
+
+Seats follow the join order (the host is seat 1); the engine draws the start player from
+the game's seed, so the seating gives nobody an advantage. A lobby with a player count
+starts by itself when it is full; otherwise the host presses Start (2–5 players).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.errors import LobbyError, NoGame, NotAllowed
+from bot.results import Button, Message, Outcome, Post, User, custom_id
+from bot.service import summary
+from bot.service.commit import CommitMixin
+from bot.service.computer import levels
+from bot.storage.sqlite import ChannelBusy, GameRow, SeatRow
+from engine import Game
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 5
+NAME_LIMIT = 32
+
+
+def clean_name(name: str) -> str:
+    """A display name safe to show in messages: no markdown, no mentions, not too long."""
+    kept = "".join(ch for ch in name if ch.isprintable() and ch not in "*_`~|<>@#\\")
+    return (kept.strip() or "player")[:NAME_LIMIT]
+
+
+def unique_names(names: list[str]) -> list[str]:
+    """Names with repeats numbered (``Ann``, ``Ann 2``) so that messages tell players apart."""
+    out: list[str] = []
+    for n in names:
+        candidate, k = n, 2
+        while candidate in out:
+            candidate, k = f"{n} {k}", k + 1
+        out.append(candidate)
+    return out
+
+
+def who(seat: SeatRow) -> str:
+    """A seat as the channel sees it: a mention, or a computer player's name and level."""
+    return f"🤖 {seat.name} ({seat.ai_level})" if seat.computer else f"<@{seat.user_id}>"
+
+
+class LobbyMixin(CommitMixin):
+    """The lobby part of `CittaService`."""
+
+    async def new_game(
+        self, user: User, *, channel: int, guild: int | None = None, setup: str = "beginner",
+        players: int | None = None,
+    ) -> Message:  # fmt: skip
+        """Open a lobby in the channel, with the user as host; the message has Join/Leave/Start."""
+        if setup not in ("beginner", "experienced"):
+            raise LobbyError("The setup is 'beginner' or 'experienced'.")
+        if players is not None and not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise LobbyError(f"La Città is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+        try:
+            game_id = await self.storage.create_lobby(
+                guild=guild, channel=channel, host=user.id, host_name=clean_name(user.name), setup=setup,
+                players_wanted=players, now=self.now(),
+            )  # fmt: skip
+        except ChannelBusy:
+            raise LobbyError(
+                "This channel already has a game. Finish it (or `/citta abandon` it) first, "
+                "or start one in another channel."
+            ) from None
+        return await self.lobby_message(game_id)
+
+    async def lobby_message(self, game_id: int) -> Message:
+        """The lobby message: who is in, and the Join / Leave / Start buttons."""
+        row = await self.storage.game(game_id)
+        if row is None:
+            raise NoGame("There is no such game.")
+        seats = await self.storage.seats(game_id)
+        wanted = (
+            f"{row.players_wanted} players" if row.players_wanted else f"{MIN_PLAYERS}–{MAX_PLAYERS} players"
+        )
+        listing = "\n".join(f"{s.seat + 1}. {who(s)}" + (" (host)" if s.user_id == row.host else "")
+                            for s in seats)  # fmt: skip
+        if row.status != "lobby":
+            state = "closed" if row.status == "abandoned" else "started"
+            return Message(f"**La Città** game {row.id} — {state}.\n{listing}")
+        text = (
+            f"**La Città** — new game ({row.setup} setup, {wanted}). Press **Join** to play; "
+            f"the host presses **Start** (`/citta add-ai` adds a computer player).\n{listing}"
+        )
+        buttons = (
+            Button("Join", custom_id(game_id, 0, None, "join"), "success"),
+            Button("Leave", custom_id(game_id, 0, None, "leave"), "secondary"),
+            Button("Start", custom_id(game_id, 0, None, "start"), "primary"),
+        )
+        return Message(text, buttons=buttons)
+
+    async def _lobby_row(self, game_id: int, user_id: int | None = None) -> GameRow:
+        """The lobby; LobbyError saying what became of it (and of the user) when it is no lobby."""
+        row = await self.storage.game(game_id)
+        if row is None:
+            raise NoGame("There is no such game.")
+        if row.status == "lobby":
+            return row
+        if row.status == "abandoned":
+            raise LobbyError("This lobby was closed; `/citta new` opens a new one.")
+        seats = await self.storage.seats(game_id)
+        mine = next((s for s in seats if s.user_id == user_id), None)
+        if mine is not None:
+            raise LobbyError(f"The game has already started, and you are in it (seat {mine.seat + 1}).")
+        raise LobbyError("The game has already started without you; `/citta new` opens another one.")
+
+    async def join(self, game_id: int, user: User) -> Outcome:
+        """Join a lobby. The reply is the updated lobby message (to edit in place).
+
+        Lobby changes of one game happen one at a time; a Join that finds the game started
+        (by a simultaneous press) says whether the presser is in it."""
+        async with self.game_lock(game_id):
+            return await self._join(game_id, user)
+
+    async def _join(self, game_id: int, user: User) -> Outcome:
+        row = await self._lobby_row(game_id, user.id)
+        limit = row.players_wanted or MAX_PLAYERS
+        result = await self.storage.join_lobby(game_id, user.id, clean_name(user.name), limit, self.now())
+        if result == "already":
+            raise LobbyError("You are already in this game.")
+        if result == "full":
+            raise LobbyError(f"The game is full ({limit} players).")
+        if result == "closed":
+            await self._lobby_row(game_id, user.id)  # raises, saying what became of the lobby
+            raise LobbyError("This lobby is closed.")
+        seats = await self.storage.seats(game_id)
+        if row.players_wanted and len(seats) >= row.players_wanted:
+            return await self._start(row, seats, user.id)
+        return Outcome(reply=await self.lobby_message(game_id), game=game_id)
+
+    async def leave(self, game_id: int, user: User) -> Outcome:
+        """Leave a lobby (a leaving host hands the lobby to the next player; empty lobbies close)."""
+        async with self.game_lock(game_id):
+            return await self._leave(game_id, user)
+
+    async def _leave(self, game_id: int, user: User) -> Outcome:
+        await self._lobby_row(game_id, user.id)
+        result, _ = await self.storage.leave_lobby(game_id, user.id, self.now())
+        if result == "not_in":
+            raise LobbyError("You are not in this game.")
+        if result == "closed":
+            raise LobbyError("This lobby is closed: the game has started or was abandoned.")
+        return Outcome(reply=await self.lobby_message(game_id), game=game_id)
+
+    async def add_ai(self, user: User, *, channel: int, level: str = "basic") -> Outcome:
+        """The host fills a lobby seat with a computer player; the reply is the lobby message."""
+        row = await self.storage.open_game(channel)
+        if row is None or row.status != "lobby":
+            raise LobbyError("Computer players join a lobby: open one with `/citta new` first.")
+        if user.id != row.host:
+            raise NotAllowed("Only the host can add a computer player.")
+        if level not in levels():
+            raise LobbyError(f"The computer levels are {', '.join(levels())}.")
+        async with self.game_lock(row.id):
+            return await self._add_ai(row, user, level)
+
+    async def _add_ai(self, row: GameRow, user: User, level: str) -> Outcome:
+        row = await self._lobby_row(row.id, user.id)
+        seats = await self.storage.seats(row.id)
+        k = 1 + sum(1 for s in seats if s.computer)
+        limit = row.players_wanted or MAX_PLAYERS
+        result = await self.storage.join_lobby(row.id, -k, f"Computer {k}", limit, self.now(), ai_level=level)
+        if result == "full":
+            raise LobbyError(f"The game is full ({limit} players).")
+        if result != "joined":
+            raise LobbyError("This lobby is closed: the game has started or was abandoned.")
+        seats = await self.storage.seats(row.id)
+        joined = f"🤖 Computer {k} ({level}) joins"
+        if row.players_wanted and len(seats) >= row.players_wanted:
+            started = await self._start(row, seats, user.id)
+            return replace(started, reply=Message(f"{joined}; the game begins.", ephemeral=True))
+        lobby = await self.lobby_message(row.id)
+        return await self._told(
+            row, Outcome(Message(f"{joined} the lobby.", ephemeral=True), lobby, game=row.id)
+        )
+
+    async def start(self, game_id: int, user: User) -> Outcome:
+        """The host starts the game: seats are fixed, a secret seed drawn, the first move asked."""
+        async with self.game_lock(game_id):
+            row = await self._lobby_row(game_id, user.id)
+            if user.id != row.host:
+                raise NotAllowed("Only the host can start the game.")
+            seats = await self.storage.seats(game_id)
+            if len(seats) < MIN_PLAYERS:
+                raise LobbyError(f"At least {MIN_PLAYERS} players are needed; invite someone to press Join.")
+            return await self._start(row, seats, user.id)
+
+    async def _start(self, row: GameRow, seats: list[SeatRow], user_id: int) -> Outcome:
+        """Start the game and store its announcement; the computer players move afterwards
+        (`advance`). Another process that changed the lobby first is reported as it is."""
+        names = unique_names([s.name for s in seats])
+        seed = self.seeds()
+        game = Game.new(names, seed=seed, setup=row.setup)  # type: ignore[arg-type]
+        lit = summary.highlight(game.setup_events)
+        humans = [s.user_id for s in seats if not s.computer]
+        order = ", ".join(f"{who(s)} as {n}" for s, n in zip(seats, names, strict=True))
+        text = f"**La Città** game {row.id} begins ({row.setup} setup): {order}.\n"
+        text += summary.summary_line(game.setup_events)
+        announcement = await self._announce(row.id, 0, game, seats, text, lit)
+        announcement = replace(announcement, mentions=tuple(dict.fromkeys([*announcement.mentions, *humans])))
+        outcome = Outcome(reply=Message(""), announcement=announcement, game=row.id)
+        ids = await self.storage.start_game(
+            row.id, users=[s.user_id for s in seats], seed=seed, record=game.record().model_dump(mode="json"),
+            snapshot=game.snapshot(), highlight=lit, now=self.now(), clocks=self._clocks(row, game, seats),
+            posts=[Post(row.channel, outcome=outcome)],
+        )  # fmt: skip
+        if ids is None:
+            await self._lobby_row(row.id, user_id)  # it started meanwhile, or was closed: say so
+            raise LobbyError("The players changed at that moment; look at the lobby again and press Start.")
+        return replace(outcome, reply=await self.lobby_message(row.id)).stored(ids)

@@ -1,0 +1,125 @@
+"""Catching up and the record (part of the service layer): `/citta recap` and `/citta export`.
+
+The export while a game runs holds the setup and the moves but not the seed, which would
+give away the hidden cards: it replays once the seed is filled in, and the seed is added when
+the game ends (or is abandoned) — then the file is the engine's `Record` and
+``Game.replay(json.load(f))`` rebuilds the game.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.errors import NoGame
+from bot.results import Message
+from bot.service.commit import CommitMixin
+from bot.storage.rows import MoveRow, SeatRow
+
+EXPORT_FORMAT = "la-citta-record/1"
+RECAP_LIMIT = 1900
+GROUPS = (
+    ("Income and growth", ("income", "growth")),
+    ("Politics row", ("refill", "reshuffle", "draw")),
+    ("Voice of the people", ("voice", "tally")),
+    ("Relocation", ("relocate", "prefer")),
+    ("Demolition and feeding", ("demolish", "starve", "hunger", "city_lost")),
+    ("Years", ("year", "end_year", "game_over")),
+)
+MOVE_KINDS = {"gold", "found", "build", "castle", "pass", "poll", "golden", "bread", "harvest", "palace",
+              "hospital", "bath", "cathedral", "university", "master"}  # fmt: skip
+
+
+def recap_lines(moves: list[MoveRow], seats: dict[int, SeatRow]) -> list[str]:
+    """The moves in one line, then the other changes grouped by kind (one line each)."""
+    played = []
+    for m in moves:
+        by = " 🤖" if seats[m.seat].computer else " (by the bot)" if m.auto else ""
+        played.append(f"{seats[m.seat].name} `{m.text}`{by}")
+    lines = ["**Moves**: " + "; ".join(played) + "."]
+    grouped: dict[str, list[str]] = {title: [] for title, _ in GROUPS}
+    grouped["Other"] = []
+    kind_to_group = {k: title for title, kinds in GROUPS for k in kinds}
+    for m in moves:
+        if m.events is None:  # stored before events were kept: the summary says it all
+            grouped["Other"].append(m.summary)
+            continue
+        for kind, text in m.events:
+            if kind in kind_to_group:
+                grouped[kind_to_group[kind]].append(text)
+            elif kind not in MOVE_KINDS:  # a move's own effect is in its notation
+                grouped["Other"].append(text)
+    lines += [f"**{title}**: " + " ".join(texts) for title, texts in grouped.items() if texts]
+    return lines
+
+
+def fit(lines: list[str], limit: int = RECAP_LIMIT) -> str:
+    """The lines, each cut so that all fit in ``limit`` characters."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    share = max(80, limit // max(1, len(lines)))
+    return "\n".join(ln if len(ln) <= share else ln[: share - 1] + "…" for ln in lines)[:limit]
+
+
+class RecapMixin(CommitMixin):
+    """`/citta recap` and `/citta export`."""
+
+    async def recap(self, user_id: int, *, channel: int | None = None, game_id: int | None = None) -> Message:
+        """Everything since the user's last move, privately, with the current board."""
+        row = await self._game_row(channel, game_id, active=False)
+        if row.snapshot is None:
+            raise NoGame("The game has not started yet.")
+        me, seats = await self._seat_of(row, user_id)
+        moves = await self.storage.moves(row.id)
+        mine = [k for k, m in enumerate(moves) if m.seat == me.seat and not m.auto]
+        since = moves[mine[-1] + 1 :] if mine else moves
+        view = self._restore(row).view(None)
+        image = await self.render(view, row.highlight)
+        if not since:
+            return Message("Nothing has happened since your last move.", image=image, ephemeral=True)
+        what = "your last move" if mine else "the start"
+        head = f"Since {what} ({len(since)} move{'s' if len(since) != 1 else ''}):"
+        body = fit([head, *recap_lines(since, {s.seat: s for s in seats})])
+        return Message(body, image=image, ephemeral=True)
+
+    async def export(self, *, channel: int) -> Message:
+        """The game record as a JSON file (the seed only once the game has ended)."""
+        row = await self._game_row(channel, None, active=False)
+        if row.record is None:
+            raise NoGame("The game has not started yet: there is nothing to export.")
+        ended = row.status in ("over", "abandoned")
+        moves = await self.storage.moves(row.id)
+        data: dict[str, Any] = {
+            "format": EXPORT_FORMAT,
+            "game": row.id,
+            "status": row.status,
+            "players": row.record["players"],
+            "setup": row.record["setup"],
+            "seed": row.record["seed"] if ended else None,
+            "moves": row.record["moves"],
+            "legacy_moves": row.record.get("legacy_moves"),  # None: made before `first HEX` was asked
+            "log": [
+                {
+                    "n": m.number,
+                    "seat": m.seat,
+                    "move": m.text,
+                    "by_bot": m.auto,
+                    "at": m.created_at,
+                    "summary": m.summary,
+                }
+                for m in moves
+            ],
+        }
+        if ended:
+            note = "The full record: `Game.replay(json.load(file))` rebuilds the game."
+        else:
+            note = "The seed stays secret while the game runs (it would give away the hidden cards); "
+            note += "it is added when the game ends. Until then the file replays once the seed is filled in."
+            data["note"] = note
+        blob = json.dumps(data, indent=1).encode()
+        return Message(
+            f"📄 Record of game {row.id} ({len(row.record['moves'])} moves). {note}",
+            image=blob,
+            filename=f"la-citta-game-{row.id}.json",
+        )

@@ -1,0 +1,172 @@
+"""Texts built from a game: the one-line summary of a move, who must act, decision buttons.
+
+Everything here works from public events (``private_to is None``) and spectator views, so
+that no hidden information can reach a channel message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bot.results import Button, custom_id
+from engine import Action, Event, Game, View
+from engine.cities import area_map, city_at, hex_food
+from engine.describe import describe
+
+SUMMARY_LIMIT = 1500
+BUTTON_LABEL_LIMIT = 80
+BUTTONS_PER_SEAT = 5
+PHASES = {
+    "setup": "castle placement",
+    "relocation": "relocation",
+    "demolition": "demolition",
+    "feeding": "feeding",
+    "over": "game over",
+}
+
+
+def public(events: Iterable[Event]) -> list[Event]:
+    """The events everyone may see."""
+    return [e for e in events if e.private_to is None]
+
+
+def summary_line(events: Iterable[Event], limit: int = SUMMARY_LIMIT) -> str:
+    """The public events of a move as one line (cut with … when very long)."""
+    text = " ".join(e.text.strip() for e in public(events) if e.text.strip())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def highlight(events: Iterable[Event]) -> list[str]:
+    """The hexes the public events concern, in order, each once."""
+    return list(dict.fromkeys(h for e in public(events) for h in e.hexes))
+
+
+def when(view: View) -> str:
+    """Year, phase and round, e.g. ``Year 2 of 6, political round 3 of 5``."""
+    if view.phase == "over":
+        return "The game is over"
+    if view.phase == "setup":
+        return "Setup: castle placement"
+    if view.phase == "politics":
+        return f"Year {view.year} of 6, political round {view.round} of 5"
+    return f"Year {view.year} of 6, {PHASES[view.phase]}"
+
+
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
+def _city_name(game: Game, label: str | None) -> str:
+    city = city_at(game.state, label) if label else None
+    return city.name if city else (label or "?")
+
+
+def asked(game: Game, seat: int) -> str:
+    """What ``seat`` is asked now, in words."""
+    parts: list[str] = []
+    for d in game.pending_decisions(seat):
+        s = "" if d.count == 1 else "s"
+        if d.kind == "turn":
+            parts.append("play a turn")
+        elif d.kind == "castle":
+            parts.append("place a starting castle")
+        elif d.kind == "first":
+            names = " or ".join(_city_name(game, h) for h in d.cities)
+            parts.append(f"choose which city takes first in relocation: {names}")
+        elif d.kind == "prefer":
+            parts.append(f"choose {' or '.join(d.services)} for {_city_name(game, d.city)}")
+        elif d.kind == "demolish":
+            parts.append(f"choose {d.count} building{s} of {_city_name(game, d.city)} to demolish")
+        else:
+            parts.append(f"choose {d.count} citizen{s} who leave for hunger")
+    return ", ".join(dict.fromkeys(parts))
+
+
+def next_line(game: Game, users: dict[int, int]) -> tuple[str, tuple[int, ...]]:
+    """``Next: @Ann to play a turn.`` and the user ids it mentions (``users`` maps seats; a
+    computer player, with a negative id, is named, not mentioned)."""
+    if game.is_over:
+        return "", ()
+    seats = game.pending_seats()
+    names = [p.name for p in game.view(None).players]
+    who = {s: mention(users[s]) if users[s] > 0 else f"🤖 {names[s]}" for s in seats}
+    parts = [f"{who[s]} to {asked(game, s)}" for s in seats]
+    return "Next: " + "; ".join(parts) + ".", tuple(users[s] for s in seats if users[s] > 0)
+
+
+def _label(text: str, prefix: str) -> str:
+    label = prefix + text
+    return label if len(label) <= BUTTON_LABEL_LIMIT else label[: BUTTON_LABEL_LIMIT - 1] + "…"
+
+
+def _candidates(game: Game, seat: int) -> list[Action]:
+    """The moves worth a button for ``seat``: the quick turn moves, or the decision's answers."""
+    moves = game.legal_moves(seat)
+    kinds = {d.kind for d in game.pending_decisions(seat)}
+    if kinds == {"turn"}:
+        return [a for a in moves if a.verb in ("gold", "pass")]
+    if kinds == {"castle"}:
+        food = area_map(game.state)
+        return sorted(moves, key=lambda a: -hex_food(food, a.hex or ""))[: BUTTONS_PER_SEAT - 1]
+    default = game.default_move(seat)
+    first = [default] if default is not None and default in moves else []
+    return first + [a for a in moves if a not in first]
+
+
+def decision_buttons(game: Game, game_id: int, version: int, names: dict[int, str]) -> tuple[Button, ...]:
+    """Buttons for the pending decisions, at most one row of 5 per seat, each for its seat only."""
+    if game.is_over:
+        return ()
+    seats = game.pending_seats()
+    buttons: list[Button] = []
+    for seat in seats:
+        prefix = f"{names[seat]}: " if len(seats) > 1 else ""
+        row: list[Button] = []
+        for a in _candidates(game, seat):
+            if len(row) >= BUTTONS_PER_SEAT:
+                break
+            try:
+                cid = custom_id(game_id, version, seat, move=str(a))
+            except ValueError:
+                continue  # too long for a button: type it with /citta play
+            label = _label(describe(game, seat, a), prefix)
+            row.append(Button(label, cid, "secondary" if a.verb in ("gold", "pass") else "primary"))
+        buttons.extend(row)
+    return tuple(buttons)
+
+
+def peek_text(view: View, drawn: Sequence[str]) -> str:
+    """A seat's private information this year: polled voice cards and drawn politics cards."""
+    lines: list[str] = []
+    seen = [(k, s) for k, s in enumerate(view.peek) if s is not None]
+    if seen:
+        lines.append("Your polled voice cards: " + ", ".join(f"card {k} is {s}" for k, s in seen) + ".")
+    lines.extend(drawn)
+    if not lines:
+        return f"You have no private information in year {view.year}."
+    return f"Year {view.year}, only for you:\n" + "\n".join(lines)
+
+
+def count(n: int, one: str, many: str | None = None) -> str:
+    """``1 citizen``, ``2 citizens``.
+
+    >>> count(1, "citizen"), count(0, "complete city", "complete cities")
+    ('1 citizen', '0 complete cities')
+    """
+    return f"{n} {one if n == 1 else (many or one + 's')}"
+
+
+def standings(view: View) -> str:
+    """Scores so far (or the final scores), one player a line."""
+    lines = []
+    final = view.scores
+    for p in view.players:
+        complete = sum(1 for c in p.cities if c.complete)
+        score = final[p.seat] if final else p.score
+        crown = " 🏆" if view.winners and p.seat in view.winners else ""
+        detail = f"{count(p.citizens, 'citizen')}, {count(complete, 'complete city', 'complete cities')}"
+        if p.hunger_vp:
+            detail += f", −{p.hunger_vp} for hunger"
+        lines.append(f"**{p.name}** {score}{crown} ({detail}; {p.gold} gold)")
+    head = "Final score" if final else "Score if the game ended now"
+    return f"{head}:\n" + "\n".join(lines)

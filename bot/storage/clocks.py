@@ -1,0 +1,217 @@
+"""The SQL of asynchronous play (part of `bot.storage.Storage`): settings, preferences,
+clocks, vacation, computer and absent seats, and converting rows.
+
+Every method holds the storage lock, like the rest of `Storage`; ``_sync_clocks`` runs inside
+a transaction that its caller holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Collection
+from dataclasses import asdict
+from typing import Any
+
+import aiosqlite
+
+from bot.storage.rows import Clock, GameRow, GameSettings, MoveRow, Prefs, SeatRow
+
+SETTING_COLUMNS = ("deadline_hours", "remind_hours", "policy", "ai_level", "board_every", "vacation_days")
+
+
+class ClockStorage:
+    """Queries for deadlines, reminders and seats; `Storage` supplies ``db`` and the lock."""
+
+    db: aiosqlite.Connection
+    _lock: asyncio.Lock
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """Hold the lock and one write transaction: committed at the end, rolled back on an error."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                yield
+            except BaseException:
+                await self.db.execute("ROLLBACK")
+                raise
+            await self.db.execute("COMMIT")
+
+    # --- rows -----------------------------------------------------------------------
+
+    async def _one(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Row | None:
+        async with self.db.execute(sql, params) as cur:
+            row: sqlite3.Row | None = await cur.fetchone()
+            return row
+
+    async def _all(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
+        async with self.db.execute(sql, params) as cur:
+            return list(await cur.fetchall())
+
+    @staticmethod
+    def _game(row: sqlite3.Row) -> GameRow:
+        settings = GameSettings(**{c: row[c] for c in SETTING_COLUMNS})
+        return GameRow(
+            id=row["id"], guild=row["guild"], channel=row["channel"], host=row["host"],
+            status=row["status"], setup=row["setup"], players_wanted=row["players_wanted"],
+            seed=row["seed"], version=row["version"],
+            record=json.loads(row["record"]) if row["record"] else None,
+            snapshot=json.loads(row["snapshot"]) if row["snapshot"] else None,
+            highlight=json.loads(row["highlight"]), created_at=row["created_at"],
+            updated_at=row["updated_at"], settings=settings, paused=row["paused"], blocked=row["blocked"],
+        )  # fmt: skip
+
+    @staticmethod
+    def _seat(r: sqlite3.Row) -> SeatRow:
+        return SeatRow(
+            r["seat"], r["user_id"], r["name"], bool(r["resigned"]), r["ai_level"], bool(r["away"]),
+            r["vacation_until"], r["vacation_used"], r["vacation_year"],
+        )  # fmt: skip
+
+    @staticmethod
+    def _move(r: sqlite3.Row) -> MoveRow:
+        events = [(e["kind"], e["text"]) for e in json.loads(r["events"])] if r["events"] else None
+        return MoveRow(
+            r["number"], r["seat"], r["text"], r["summary"], bool(r["auto"]), r["created_at"],
+            bool(r["reveals"]), r["batch"], events,
+        )  # fmt: skip
+
+    @staticmethod
+    def _clock(r: sqlite3.Row) -> Clock:
+        return Clock(r["game"], r["seat"], r["since"], r["paused"], r["reminders"], r["last_reminded"],
+                     bool(r["stalled"]))  # fmt: skip
+
+    # --- settings and preferences ---------------------------------------------------
+
+    async def set_settings(self, game_id: int, settings: GameSettings) -> None:
+        values = asdict(settings)
+        assignments = ", ".join(f"{c} = ?" for c in SETTING_COLUMNS)
+        async with self._lock:
+            await self.db.execute(
+                f"UPDATE games SET {assignments} WHERE id = ?",
+                (*(values[c] for c in SETTING_COLUMNS), game_id),
+            )
+
+    async def prefs(self, user_ids: Collection[int]) -> dict[int, Prefs]:
+        """The preferences of these users (defaults for those who set none)."""
+        ids = sorted(set(user_ids))
+        marks = ", ".join("?" for _ in ids)
+        async with self._lock:
+            rows = await self._all(f"SELECT * FROM players WHERE user_id IN ({marks})", tuple(ids))
+        found = {
+            r["user_id"]: Prefs(
+                r["user_id"], r["quiet_start"], r["quiet_end"], r["utc_offset"], r["remind_by"]
+            )
+            for r in rows
+        }
+        return {u: found.get(u, Prefs(u)) for u in ids}
+
+    async def set_prefs(self, prefs: Prefs) -> None:
+        async with self._lock:
+            await self.db.execute(
+                "INSERT INTO players (user_id, quiet_start, quiet_end, utc_offset, remind_by) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
+                "utc_offset = excluded.utc_offset, remind_by = excluded.remind_by",
+                (prefs.user_id, prefs.quiet_start, prefs.quiet_end, prefs.utc_offset, prefs.remind_by),
+            )
+
+    # --- clocks ---------------------------------------------------------------------
+
+    async def _sync_clocks(self, game_id: int, clocks: list[Clock], restart: Collection[int]) -> None:
+        """Keep the clocks of seats still waited for; start ``clocks`` for the others (and for
+        the seats in ``restart``, which have just moved); drop the clocks of everyone else."""
+        waiting = [c.seat for c in clocks]
+        marks = ", ".join("?" for _ in waiting)
+        await self.db.execute(
+            f"DELETE FROM clocks WHERE game = ? AND seat NOT IN ({marks})", (game_id, *waiting)
+        )
+        await self.db.executemany(
+            "DELETE FROM clocks WHERE game = ? AND seat = ?", [(game_id, s) for s in restart]
+        )
+        await self.db.executemany(
+            "INSERT OR IGNORE INTO clocks (game, seat, since, paused) VALUES (?, ?, ?, ?)",
+            [(game_id, c.seat, c.since, c.paused) for c in clocks],
+        )
+
+    async def clocks(self, game_id: int | None = None) -> list[Clock]:
+        """The running clocks of one game, or of every running game."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT c.* FROM clocks c JOIN games g ON g.id = c.game WHERE g.status = 'active' "
+                "AND (? IS NULL OR c.game = ?) ORDER BY c.game, c.seat",
+                (game_id, game_id),
+            )
+        return [self._clock(r) for r in rows]
+
+    async def reset_clocks(self, game_id: int, clocks: list[Clock]) -> None:
+        """Start these clocks afresh (a seat handed to someone else, a returning player)."""
+        async with self._lock:
+            await self.db.executemany(
+                "INSERT OR REPLACE INTO clocks (game, seat, since, paused) VALUES (?, ?, ?, ?)",
+                [(game_id, c.seat, c.since, c.paused) for c in clocks],
+            )
+
+    # --- seats ----------------------------------------------------------------------
+
+    async def set_vacation(
+        self, game_id: int, seat: int, *, until: int | None, used: int, year: int | None, shift: int,
+        was: int | None,
+    ) -> bool:  # fmt: skip
+        """Record a seat's vacation and move its clock's deadline by ``shift`` seconds, if its
+        vacation still ends at ``was`` (the request was based on that); False otherwise."""
+        async with self._transaction():
+            cur = await self.db.execute(
+                "UPDATE seats SET vacation_until = ?, vacation_used = ?, vacation_year = ? "
+                "WHERE game = ? AND seat = ? AND vacation_until IS ?",
+                (until, used, year, game_id, seat, was),
+            )
+            if cur.rowcount != 1:
+                return False
+            await self.db.execute(
+                "UPDATE clocks SET paused = MAX(0, paused + ?) WHERE game = ? AND seat = ?",
+                (shift, game_id, seat),
+            )
+            return True
+
+    async def come_back(self, game_id: int, seat: int) -> bool:
+        """Give an absent player their seat back; False if they were not away."""
+        async with self._lock:
+            cur = await self.db.execute(
+                "UPDATE seats SET away = 0 WHERE game = ? AND seat = ? AND away = 1", (game_id, seat)
+            )
+            return cur.rowcount == 1
+
+    async def replace_player(self, game_id: int, seat: int, user_id: int, now: int) -> bool:
+        """Hand a seat to another user (who takes it over fully); False if they already play."""
+        async with self._lock:
+            await self.db.execute("BEGIN IMMEDIATE")
+            try:
+                taken = await self._one(
+                    "SELECT 1 FROM seats WHERE game = ? AND user_id = ?", (game_id, user_id)
+                )
+                old = await self._one(
+                    "SELECT user_id FROM seats WHERE game = ? AND seat = ?", (game_id, seat)
+                )
+                if taken is not None or old is None:
+                    return False
+                await self.db.execute(
+                    "UPDATE games SET host = ? WHERE id = ? AND host = ?", (user_id, game_id, old["user_id"])
+                )
+                await self.db.execute(
+                    "UPDATE seats SET user_id = ?, resigned = 0, away = 0, vacation_until = NULL "
+                    "WHERE game = ? AND seat = ?",
+                    (user_id, game_id, seat),
+                )
+                await self.db.execute(
+                    "UPDATE clocks SET since = ?, paused = 0, reminders = 0, last_reminded = NULL, "
+                    "stalled = 0 WHERE game = ? AND seat = ?",
+                    (now, game_id, seat),
+                )
+                await self.db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+                return True
+            finally:
+                await self.db.execute("COMMIT")

@@ -1,0 +1,75 @@
+"""What goes into the outbox: a `Post` as JSON (and its attached file apart), and back.
+
+The service layer stores every announcement with the change it announces; the delivery task
+reads it back here. A post is either a change to a game (``outcome``: the channel message,
+the DMs, and the "Show my peek" button for those whose DM failed) or a plain message with
+DMs and a fallback line.
+
+>>> from bot.results import DirectMessage, Message, Post
+>>> post = Post(7, Message("hi", mentions=(3,)), (DirectMessage(3, "psst"),), "see DMs")
+>>> payload, image = dump(post)
+>>> load(7, payload, image) == post
+True
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.results import Button, DirectMessage, Message, Outcome, Post
+
+
+def _button(b: Button) -> dict[str, str]:
+    return {"label": b.label, "custom_id": b.custom_id, "style": b.style}
+
+
+def _message(m: Message) -> dict[str, Any]:
+    return {
+        "text": m.text,
+        "filename": m.filename,
+        "mentions": list(m.mentions),
+        "buttons": [_button(b) for b in m.buttons],
+    }
+
+
+def _load_button(d: dict[str, Any]) -> Button:
+    return Button(d["label"], d["custom_id"], d["style"])
+
+
+def _load_message(d: dict[str, Any], image: bytes | None) -> Message:
+    return Message(
+        d["text"],
+        image=image,
+        filename=d["filename"],
+        mentions=tuple(d["mentions"]),
+        buttons=tuple(_load_button(b) for b in d["buttons"]),
+    )
+
+
+def dump(post: Post) -> tuple[str, bytes | None]:
+    """The JSON payload of ``post`` and its attached file (stored apart, as a blob)."""
+    message = post.outcome.announcement if post.outcome is not None else post.message
+    data: dict[str, Any] = {
+        "message": None if message is None else _message(message),
+        "dms": [{"user": d.user_id, "text": d.text} for d in post.direct],
+        "fallback": post.fallback,
+    }
+    if post.outcome is not None:
+        data["outcome"] = {"game": post.outcome.game}
+        if post.outcome.peek_button is not None:
+            data["outcome"]["peek_button"] = _button(post.outcome.peek_button)
+    return json.dumps(data), None if message is None else message.image
+
+
+def load(channel: int, payload: str, image: bytes | None) -> Post:
+    """The `Post` stored by `dump`."""
+    data = json.loads(payload)
+    message = None if data["message"] is None else _load_message(data["message"], image)
+    dms = tuple(DirectMessage(d["user"], d["text"]) for d in data["dms"])
+    if "outcome" in data:
+        o = data["outcome"]
+        peek = _load_button(o["peek_button"]) if "peek_button" in o else None
+        outcome = Outcome(Message(""), announcement=message, dms=dms, game=o["game"], peek_button=peek)
+        return Post(channel, outcome=outcome, fallback=data["fallback"])
+    return Post(channel, message, dms, data["fallback"])

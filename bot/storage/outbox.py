@@ -1,0 +1,182 @@
+"""The SQL of the outbox (part of `bot.storage.Storage`): announcements stored with the change
+they announce, read back in order per channel, and marked as the delivery task sends them.
+
+``_enqueue`` runs inside a transaction its caller holds (a move, a game start, a reminder);
+every other method holds the storage lock, like the rest of `Storage`.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from collections.abc import Callable, Collection, Iterable, Sequence
+
+from bot.results import Post
+from bot.storage import envelope
+from bot.storage.clocks import ClockStorage
+from bot.storage.rows import OutboxRow
+
+MISSING = "missing "
+"""How the error of a post waiting for a permission begins."""
+NONCE_BYTES = 8
+"""The nonce is ``<16 hex digits>.<id>``: unique per database and well under Discord's 25 characters."""
+
+
+def outbox_row(r: sqlite3.Row) -> OutboxRow:
+    dms_done = {int(k): v for k, v in json.loads(r["dms_done"]).items()}
+    return OutboxRow(
+        id=r["id"], game=r["game"], channel=r["channel"], version=r["version"], payload=r["payload"],
+        image=r["image"], nonce=r["nonce"], dms_done=dms_done,
+        state=r["state"], attempts=r["attempts"], tried_at=r["tried_at"], next_try=r["next_try"],
+        message_id=r["message_id"], error=r["error"], created_at=r["created_at"],
+    )  # fmt: skip
+
+
+class OutboxStorage(ClockStorage):
+    """Queries of the outbox; `Storage` supplies ``db`` and the lock."""
+
+    on_enqueue: Callable[[], None] | None = None
+    """Called when announcements are stored (the bot wakes its delivery task)."""
+
+    async def _enqueue(
+        self, game: int | None, posts: Iterable[Post], now: int, version: int | None = None
+    ) -> list[int]:
+        """Store ``posts`` for delivery (inside the caller's transaction); their outbox ids."""
+        ids = []
+        for post in posts:
+            payload, image = envelope.dump(post)
+            cur = await self.db.execute(
+                "INSERT INTO outbox (game, channel, version, payload, image, nonce, created_at) "
+                "VALUES (?, ?, ?, ?, ?, '', ?)",
+                (game, post.channel, version, payload, image, now),
+            )
+            assert cur.lastrowid is not None
+            nonce = f"{secrets.token_hex(NONCE_BYTES)}.{cur.lastrowid}"
+            await self.db.execute("UPDATE outbox SET nonce = ? WHERE id = ?", (nonce, cur.lastrowid))
+            ids.append(cur.lastrowid)
+        if ids and self.on_enqueue is not None:
+            self.on_enqueue()  # the delivery task reads them once this transaction is over
+        return ids
+
+    async def enqueue(self, game: int | None, posts: Iterable[Post], now: int) -> list[int]:
+        """Store ``posts`` for delivery in a transaction of their own."""
+        async with self._transaction():
+            return await self._enqueue(game, posts, now)
+
+    async def remind(
+        self,
+        game_id: int,
+        *,
+        reminded: Collection[int],
+        stalled: Collection[int],
+        posts: Sequence[Post],
+        now: int,
+    ) -> list[int]:
+        """Count the reminders sent to ``reminded``, mark ``stalled`` clocks, and store the posts
+        that tell them, in one transaction."""
+        async with self._transaction():
+            await self.db.executemany(
+                "UPDATE clocks SET reminders = reminders + 1, last_reminded = ? WHERE game = ? AND seat = ?",
+                [(now, game_id, s) for s in reminded],
+            )
+            await self.db.executemany(
+                "UPDATE clocks SET stalled = 1 WHERE game = ? AND seat = ?", [(game_id, s) for s in stalled]
+            )
+            return await self._enqueue(game_id, posts, now)
+
+    async def outbox(self, outbox_id: int) -> OutboxRow | None:
+        async with self._lock:
+            r = await self._one("SELECT * FROM outbox WHERE id = ?", (outbox_id,))
+        return outbox_row(r) if r else None
+
+    async def outbox_heads(self) -> list[OutboxRow]:
+        """The oldest pending announcement of each channel (due or not), by id."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT * FROM outbox WHERE id IN "
+                "(SELECT MIN(id) FROM outbox WHERE state = 'pending' GROUP BY channel) ORDER BY id",
+                (),
+            )
+        return [outbox_row(r) for r in rows]
+
+    async def outbox_states(self, ids: Iterable[int]) -> dict[int, OutboxRow]:
+        wanted = list(ids)
+        marks = ", ".join("?" for _ in wanted)
+        async with self._lock:
+            rows = await self._all(f"SELECT * FROM outbox WHERE id IN ({marks})", tuple(wanted))
+        return {r["id"]: outbox_row(r) for r in rows}
+
+    async def outbox_trying(self, outbox_id: int, now: int) -> None:
+        """The channel post is about to be sent (a crash after this sends it again, same nonce)."""
+        async with self._lock:
+            await self.db.execute(
+                "UPDATE outbox SET attempts = attempts + 1, tried_at = ? WHERE id = ?", (now, outbox_id)
+            )
+
+    async def outbox_dm_done(self, outbox_id: int, index: int, message_id: int) -> None:
+        """The ``index``-th DM was sent (``message_id``) or cannot be delivered (0)."""
+        async with self._lock:
+            await self.db.execute(
+                "UPDATE outbox SET dms_done = json_set(dms_done, ?, ?) WHERE id = ?",
+                (f'$."{index}"', message_id, outbox_id),
+            )
+
+    async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> None:
+        """Delivered: the attached file is dropped, and the game's channel works again."""
+        async with self._transaction():
+            await self.db.execute(
+                "UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, image = NULL, error = NULL "
+                "WHERE id = ?",
+                (message_id, now, outbox_id),
+            )
+            await self.db.execute(
+                "UPDATE games SET blocked = NULL WHERE id = (SELECT game FROM outbox WHERE id = ?)",
+                (outbox_id,),
+            )
+
+    async def outbox_retry(self, outbox_id: int, next_try: int, error: str) -> None:
+        """Not sent this time; the channel's later posts wait behind it."""
+        async with self._lock:
+            await self.db.execute(
+                "UPDATE outbox SET next_try = ?, error = ? WHERE id = ?", (next_try, error[:500], outbox_id)
+            )
+
+    async def outbox_unblock(self) -> None:
+        """Permissions changed somewhere: the posts waiting for one are due again at once."""
+        async with self._lock:
+            await self.db.execute(
+                "UPDATE outbox SET next_try = 0 WHERE state = 'pending' AND error LIKE ?", (f"{MISSING}%",)
+            )
+
+    async def outbox_failed(self, outbox_id: int, error: str) -> None:
+        """Discord refused this post for good (a malformed request): it is passed over, logged."""
+        async with self._lock:
+            await self.db.execute(
+                "UPDATE outbox SET state = 'failed', error = ? WHERE id = ?", (error[:500], outbox_id)
+            )
+
+    async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
+        """The channel is gone: its pending posts are held and its running games paused (their ids)."""
+        async with self._transaction():
+            await self.db.execute(
+                "UPDATE outbox SET state = 'held', error = ? WHERE channel = ? AND state = 'pending'",
+                (reason, channel),
+            )
+            rows = await self._all(
+                "SELECT id FROM games WHERE channel = ? AND status IN ('lobby', 'active')", (channel,)
+            )
+            await self.db.execute(
+                "UPDATE games SET paused = ?, updated_at = ? "
+                "WHERE channel = ? AND status IN ('lobby', 'active')",
+                (reason, now, channel),
+            )
+        return [r["id"] for r in rows]
+
+    async def set_blocked(self, game_id: int, missing: str | None) -> bool:
+        """Remember which permissions the table was told are missing; False if it was told already."""
+        async with self._lock:
+            cur = await self.db.execute(
+                "UPDATE games SET blocked = ? WHERE id = ? AND blocked IS NOT ?", (missing, game_id, missing)
+            )
+            return cur.rowcount == 1

@@ -1,0 +1,203 @@
+"""The rows the storage returns: games with their settings, seats, moves, clocks, preferences."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Policy = Literal["wait", "computer", "skip"]
+BoardEvery = Literal["move", "round"]
+RemindBy = Literal["mention", "dm"]
+POLICIES: tuple[Policy, ...] = ("wait", "computer", "skip")
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """A game's clock and table settings (`/citta settings`)."""
+
+    deadline_hours: int = 24
+    """0: no deadline."""
+    remind_hours: int = 12
+    """0: no reminders."""
+    policy: Policy = "wait"
+    """At the deadline: wait, let a computer player decide, or skip with the least harmful move."""
+    ai_level: str = "basic"
+    board_every: BoardEvery = "move"
+    vacation_days: int = 14
+    """Days of vacation each player may take per year in this game."""
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One row of ``games``."""
+
+    id: int
+    guild: int | None
+    channel: int
+    host: int
+    status: str
+    setup: str
+    players_wanted: int | None
+    seed: int | None
+    version: int
+    record: dict[str, Any] | None
+    snapshot: dict[str, Any] | None
+    highlight: list[str]
+    created_at: int
+    updated_at: int
+    settings: GameSettings = field(default_factory=GameSettings)
+    paused: str | None = None
+    """Why the game cannot go on in its channel (deleted, a locked thread); None: it can."""
+    blocked: str | None = None
+    """The permissions the bot lacks in the channel, once the table was told; None: none."""
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A player in a game (or in a lobby, seated in join order)."""
+
+    seat: int
+    user_id: int
+    """Negative for a computer player."""
+    name: str
+    resigned: bool = False
+    ai_level: str | None = None
+    """The level of a computer player; None for a human."""
+    away: bool = False
+    """After a missed deadline the bot plays for this human until they use a command again."""
+    vacation_until: int | None = None
+    vacation_used: int = 0
+    vacation_year: int | None = None
+
+    @property
+    def computer(self) -> bool:
+        return self.ai_level is not None
+
+    @property
+    def played_by_bot(self) -> bool:
+        """Whether the bot answers this seat's decisions at once."""
+        return self.computer or self.resigned or self.away
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One entry of the move log."""
+
+    number: int
+    seat: int
+    text: str
+    summary: str = ""
+    auto: bool = False
+    created_at: int = 0
+    reveals: bool = False
+    batch: int | None = None
+    """Moves stored in one commit share a batch (the version they were based on)."""
+    events: list[tuple[str, str]] | None = None
+    """The public events as (kind, text); None for moves stored before they were kept."""
+
+
+@dataclass(frozen=True)
+class Secret:
+    """A private event for one seat (shown to that seat only)."""
+
+    seat: int
+    year: int
+    move: int
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Clock:
+    """How long we have waited for a seat, and how often it was reminded."""
+
+    game: int
+    seat: int
+    since: int
+    paused: int = 0
+    """Seconds of vacation added to the deadline."""
+    reminders: int = 0
+    last_reminded: int | None = None
+    stalled: bool = False
+
+
+@dataclass(frozen=True)
+class Prefs:
+    """A player's preferences across games (`/citta me`)."""
+
+    user_id: int
+    quiet_start: int | None = None
+    """Minutes after local midnight; None: no quiet hours."""
+    quiet_end: int | None = None
+    utc_offset: int = 0
+    """Minutes east of UTC."""
+    remind_by: RemindBy = "mention"
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    """An announcement in the outbox (see `bot.storage.envelope`): sent in id order per channel."""
+
+    id: int
+    game: int | None
+    channel: int
+    version: int | None
+    payload: str
+    image: bytes | None
+    nonce: str
+    dms_done: dict[int, int]
+    """Index of each DM tried: its message id, 0 when it could not be delivered, or minus the
+    time it was sent off (a crash may have come before the answer)."""
+    state: str
+    attempts: int = 0
+    tried_at: int | None = None
+    next_try: int = 0
+    message_id: int | None = None
+    error: str | None = None
+    created_at: int = 0
+
+
+FORMER = "a former player"
+"""The name a forgotten player has in the history."""
+MU, SIGMA = 25.0, 25.0 / 3
+"""A new player's rating (OpenSkill's defaults): mean and uncertainty."""
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float = MU
+    sigma: float = SIGMA
+
+    @property
+    def shown(self) -> float:
+        """The rating we show and rank by: the conservative estimate mu − 3·sigma."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass(frozen=True)
+class Placing:
+    """One seat of a finished game: its place, its score and its parts, and the rating change."""
+
+    seat: int
+    player: str
+    user_id: int | None
+    """None for a computer player."""
+    name: str
+    rank: int
+    score: int
+    gold: int
+    citizens: int
+    bonus: int
+    """+3 per city with all three services."""
+    hunger_vp: int
+    resigned: bool
+    hungry_years: int
+    """Years in which the seat lost citizens to hunger."""
+    built: dict[str, int]
+    """The buildings it built, by kind."""
+    before: Rating
+    after: Rating
+
+    @property
+    def change(self) -> float:
+        return self.after.shown - self.before.shown
