@@ -1,9 +1,8 @@
-"""Settings from the environment and an optional ``.env`` file, and logging that hides the token.
+"""Settings from the environment and an optional ``.env`` file (read with pydantic-settings),
+and logging that hides the token.
 
 >>> load_settings({"DISCORD_TOKEN": "abc", "CITTA_DEV_GUILD": "42"}, env_file=None).dev_guild
 42
->>> parse_dotenv('# comment\\nexport A = "x y"\\nB=1 # note\\n')
-{'A': 'x y', 'B': '1'}
 """
 
 from __future__ import annotations
@@ -16,7 +15,9 @@ import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
+
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 REDACTED = "[redacted]"
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -36,31 +37,32 @@ class Settings:
     log_level: str = "INFO"
 
 
-def parse_dotenv(text: str) -> dict[str, str]:
-    """``KEY=value`` lines; ``#`` comments, blank lines, ``export`` and quotes are allowed."""
-    out: dict[str, str] = {}
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#") or "=" not in line:
-            continue
-        key, _, value = line.partition("=")
-        key = key.strip().removeprefix("export ").strip()
-        value = value.strip()
-        if value[:1] in ("'", '"') and value[-1:] == value[:1] and len(value) >= 2:
-            value = value[1:-1]
-        elif " #" in value:
-            value = value.split(" #", 1)[0].rstrip()
-        if key:
-            out[key] = value
-    return out
+class _Read(BaseSettings):
+    """The settings as read, before they are checked: the environment given to `load_settings`
+    (passed in as init values, so it wins), then the ``.env`` file (read by python-dotenv through
+    pydantic-settings: ``#`` comments, ``export``, quotes). Empty values count as unset."""
+
+    model_config = SettingsConfigDict(env_ignore_empty=True, extra="ignore", env_file_encoding="utf-8")
+
+    DISCORD_TOKEN: str = ""
+    CITTA_DB: str = ""
+    CITTA_DEV_GUILD: str = ""
+    CITTA_LOG_LEVEL: str = ""
+
+    @classmethod
+    def settings_customise_sources(
+        cls, settings_cls: type[BaseSettings], init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource, dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:  # fmt: skip
+        return init_settings, dotenv_settings
 
 
 def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env")) -> Settings:
     """Settings from ``environ``, falling back to ``env_file``; ConfigError when one is wrong."""
-    values: dict[str, str] = {}
-    if env_file is not None and env_file.is_file():
-        values.update(parse_dotenv(env_file.read_text(encoding="utf-8")))
-    values.update({k: v for k, v in environ.items() if v != ""})
+    given: dict[str, Any] = {k: v for k, v in environ.items() if k in _Read.model_fields and v.strip()}
+    read = _Read(_env_file=env_file if env_file is not None and env_file.is_file() else None, **given)
+    values = read.model_dump()
     token = values.get("DISCORD_TOKEN", "").strip()
     if not token:
         raise ConfigError(

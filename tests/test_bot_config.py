@@ -40,6 +40,15 @@ def test_settings_come_from_the_environment_over_the_env_file(tmp_path: Path) ->
     assert "file-token" not in repr(s)
 
 
+def test_the_env_file_may_have_comments_export_quotes_and_empty_values(tmp_path: Path) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text(
+        "# settings\nexport DISCORD_TOKEN='tok en'\nCITTA_DB=/data/c.db # on the volume\nCITTA_DEV_GUILD=\n"
+    )
+    s = load_settings({"CITTA_DB": ""}, env_file)
+    assert (s.token, str(s.db_path), s.dev_guild) == ("tok en", "/data/c.db", None)
+
+
 def test_defaults_when_only_the_token_is_set() -> None:
     s = load_settings({"DISCORD_TOKEN": "t"}, env_file=None)
     assert (str(s.db_path), s.dev_guild, s.log_level) == ("citta.db", None, "INFO")
