@@ -170,11 +170,8 @@ class Deliverer:
 
     async def _lane(self, channel: int) -> None:
         """Send the channel's pending posts in order until one must wait."""
-        while True:
-            heads = [h for h in await self.storage.outbox_heads() if h.channel == channel]
-            if not heads or heads[0].next_try > self.now():
-                return
-            if not await self._deliver(heads[0]):
+        while (head := await self.storage.outbox_head(channel)) is not None and head.next_try <= self.now():
+            if not await self._deliver(head):
                 return
 
     async def _deliver(self, row: OutboxRow) -> bool:

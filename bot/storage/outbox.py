@@ -100,12 +100,13 @@ class OutboxStorage(ClockStorage):
             )
         return [outbox_row(r) for r in rows]
 
-    async def outbox_states(self, ids: Iterable[int]) -> dict[int, OutboxRow]:
-        wanted = list(ids)
-        marks = ", ".join("?" for _ in wanted)
+    async def outbox_head(self, channel: int) -> OutboxRow | None:
+        """The oldest pending announcement of one channel."""
         async with self._lock:
-            rows = await self._all(f"SELECT * FROM outbox WHERE id IN ({marks})", tuple(wanted))
-        return {r["id"]: outbox_row(r) for r in rows}
+            r = await self._one(
+                "SELECT * FROM outbox WHERE channel = ? AND state = 'pending' ORDER BY id LIMIT 1", (channel,)
+            )
+        return outbox_row(r) if r else None
 
     async def outbox_trying(self, outbox_id: int, now: int) -> None:
         """The channel post is about to be sent (a crash after this sends it again, same nonce)."""
