@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from bot.service.rules_help import TOPICS
-from bot.service.summary import standings, when
+from bot.service.summary import count, standings, when
 from engine import Game, IllegalMove, Record
 from engine.ai import LEVELS, choose
 from engine.decisions import asked_of
@@ -156,10 +156,6 @@ def rules(topic: str) -> str:
         return f"No rules on {topic!r}. Topics: {', '.join(RULE_TOPICS)}."
     sentences = re.split(r"(?<=\.) ", TOPICS[key])
     return " ".join(s for s in sentences if "/citta" not in s).replace("**", "").replace("`", "")
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def voice_text(view: View) -> str:
@@ -409,7 +405,7 @@ class LocalGame:
         self.marks.pop()
         del self.log[mark.log_before :]
         self.highlight = []
-        others = f" and {_plural(len(taken) - 1, 'computer move')} since" if len(taken) > 1 else ""
+        others = f" and {count(len(taken) - 1, 'computer move')} since" if len(taken) > 1 else ""
         self.note(f"Taken back: your move {taken[0][1]}{others}.")
         self.save()
         self.write_board()
@@ -422,8 +418,8 @@ class LocalGame:
         self.say("Politics row: " + ", ".join(v.politics_row))
         for p in v.players:
             cities = ", ".join(f"{c.name} {c.castle} pop {c.population}/{c.limit or '∞'}" for c in p.cities)
-            food = f"food {p.food} for {_plural(p.citizens, 'citizen')}"
-            cards = f"{_plural(p.action_cards, 'action card')}, {_plural(p.notables, 'notable')}"
+            food = f"food {p.food} for {count(p.citizens, 'citizen')}"
+            cards = f"{count(p.action_cards, 'action card')}, {count(p.notables, 'notable')}"
             self.say(f"  {p.name}: gold {p.gold}, {food}, {cards}; {cities}")
 
     def brief(self) -> str:
@@ -432,8 +428,8 @@ class LocalGame:
         v = self.game.view(self.human)
         me = v.players[self.human]
         short = " ⚠ short" if me.citizens > me.food else ""
-        food = f"food {me.food} for {_plural(me.citizens, 'citizen')}{short}"
-        cards = _plural(me.action_cards, "action card")
+        food = f"food {me.food} for {count(me.citizens, 'citizen')}{short}"
+        cards = count(me.action_cards, "action card")
         row = ", ".join(v.politics_row)
         return f"[{when(v)}] gold {me.gold}, {food}, {cards}; voice {voice_text(v)}; row: {row}"
 
@@ -442,7 +438,7 @@ class LocalGame:
         moves = [m for m in self.game.legal_moves(self.human) if str(m).startswith(prefix)]
         for m in moves:
             self.say(f"  {describe(self.game, self.human, m)}")
-        self.say(f"  ({_plural(len(moves), 'move')})")
+        self.say(f"  ({count(len(moves), 'move')})")
 
     # --- the whole game -----------------------------------------------------------------
 

@@ -11,6 +11,7 @@ from bot.errors import NoGame, NotAllowed
 from bot.results import Message, Post, User
 from bot.service.history import favourite, number, signed
 from bot.service.reminders import TickMixin
+from bot.service.summary import count
 from bot.storage.history import Finished
 from bot.storage.rows import FORMER
 
@@ -56,7 +57,7 @@ class ArchiveMixin(TickMixin):
         me = f"user:{user_id}"
         for k, s in enumerate(board[:TOP], start=1):
             you = " ← you" if s.player == me else ""
-            played = f"{s.games} game{'s' * (s.games != 1)}"
+            played = count(s.games, "game")
             lines.append(f"{k}. **{s.name}** {number(s.rating.shown)} ({played}){you}")
         place = next((k for k, s in enumerate(board, start=1) if s.player == me), None)
         if place is None:
@@ -82,10 +83,10 @@ class ArchiveMixin(TickMixin):
             built.update(p.built)
         fav = favourite(built)
         lines = [
-            f"📊 **{last.name}** on this server: {n} game{'s' * (n != 1)}, {wins} win{'s' * (wins != 1)} "
+            f"📊 **{last.name}** on this server: {count(n, 'game')}, {count(wins, 'win')} "
             f"({wins / n:.0%}); average score {sum(scores) / n:.1f}, best {max(scores)}.",
             f"Rating {number(last.after.shown)} (μ {number(last.after.mu)} ± {last.after.sigma:.1f}); "
-            f"the last {min(n, TREND)} game{'s' * (min(n, TREND) != 1)}: {trend}.",
+            f"the last {count(min(n, TREND), 'game')}: {trend}.",
             f"Hunger: {hungry} of {n * YEARS} years ({hungry / (n * YEARS):.0%}). "
             + (f"Favourite building: {fav} ({built[fav]} built)." if fav else "No building built yet."),
         ]
@@ -122,7 +123,7 @@ class ArchiveMixin(TickMixin):
         if not games and not had_rating:
             raise NoGame("This server's history has nothing of yours to forget.")
         return Message(
-            f"Done: in the {games} finished game{'s' * (games != 1)} you played on this server you are now "
+            f"Done: in the {count(games, 'finished game')} you played on this server you are now "
             f"“{FORMER}”, and your rating is deleted. Games you play from now on are recorded again.",
             ephemeral=True,
         )

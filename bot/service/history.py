@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.service.ratings import Standing, ranks, rate
+from bot.service.summary import count
 from bot.storage.rows import Placing, Rating, SeatRow
 from engine import Action, Game, MalformedMove
 from engine.actions import BUILDING_CARDS
@@ -88,7 +89,7 @@ def final_text(game_id: int, places: list[Placing]) -> str:
     """The end-of-game post: places, the scoring breakdown, and each player's rating change."""
     lines = [f"🏁 **Game {game_id} — final scoring** (citizens + complete cities − hunger = score)"]
     for p in sorted(places, key=lambda p: (p.rank, p.seat)):
-        citizens = f"{p.citizens} citizen{'s' * (p.citizens != 1)}"
+        citizens = count(p.citizens, "citizen")
         parts = f"{citizens} + {p.bonus} for complete cities − {p.hunger_vp} hunger = **{number(p.score)}**"
         note = " (resigned)" if p.resigned else ""
         lines.append(

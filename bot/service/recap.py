@@ -14,6 +14,7 @@ from typing import Any
 from bot.errors import NoGame
 from bot.results import Message
 from bot.service.commit import CommitMixin
+from bot.service.summary import count
 from bot.storage.rows import MoveRow, SeatRow
 
 EXPORT_FORMAT = "la-citta-record/1"
@@ -79,7 +80,7 @@ class RecapMixin(CommitMixin):
         if not since:
             return Message("Nothing has happened since your last move.", image=image, ephemeral=True)
         what = "your last move" if mine else "the start"
-        head = f"Since {what} ({len(since)} move{'s' if len(since) != 1 else ''}):"
+        head = f"Since {what} ({count(len(since), 'move')}):"
         body = fit([head, *recap_lines(since, {s.seat: s for s in seats})])
         return Message(body, image=image, ephemeral=True)
 
