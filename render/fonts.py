@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import math
 import unicodedata
+from collections.abc import Iterator
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -10,6 +15,40 @@ from PIL import Image, ImageDraw, ImageFont
 from .palette import RGB
 
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+MIN_TEXT_FRACTION = 36
+"""The phone rule: in a picture posted after a move or in a panel, every text is drawn at a size
+of at least 1/36 of the picture's width (10 dp on a phone that shows the picture 360 dp wide)."""
+
+
+@dataclass
+class TooSmall:
+    """A text that was asked for below the picture's smallest size (and drawn at that size)."""
+
+    text: str
+    size: int
+    smallest: int
+
+
+_picture_width: ContextVar[int | None] = ContextVar("picture_width", default=None)
+too_small: list[TooSmall] = []
+"""Every text asked for below the phone rule since start (tests assert it stays empty)."""
+
+
+@contextlib.contextmanager
+def picture(width: int) -> Iterator[int]:
+    """Draw texts for a picture ``width`` px wide: `text` draws none smaller than `smallest`."""
+    token = _picture_width.set(width)
+    try:
+        yield smallest()
+    finally:
+        _picture_width.reset(token)
+
+
+def smallest() -> int:
+    """The smallest text size allowed in the picture being drawn (6 outside `picture`)."""
+    width = _picture_width.get()
+    return 6 if width is None else math.ceil(width / MIN_TEXT_FRACTION)
 
 
 @lru_cache(maxsize=64)
@@ -69,7 +108,14 @@ def text(
     bold: bool = False,
     outline: RGB | None = None,
 ) -> None:
-    """Draw ``s``; ``bold`` thickens it with a stroke, ``outline`` halos it for contrast."""
+    """Draw ``s``; ``bold`` thickens it with a stroke, ``outline`` halos it for contrast.
+
+    Inside `picture`, a size below the picture's `smallest` is drawn at that smallest size and
+    recorded in `too_small`: the phone rule is kept even by a layout that forgot it."""
+    least = smallest()
+    if size < least:
+        too_small.append(TooSmall(s, size, least))
+        size = least
     img = target if isinstance(target, Image.Image) else target._image
     x, y = round(xy[0]), round(xy[1])
     if outline is not None:
