@@ -14,6 +14,11 @@ Usage (tests/ is on sys.path, so the package imports as ``fakediscord``)::
             [button] = [c for c in msg.all_components() if c.get("label") == "Next"]
             await fake_discord.click(msg, button["custom_id"], fake_discord.user("bob"))
 
+Components V2 (``LayoutView``: containers, text displays, media galleries, sections...): ``msg.text`` includes
+the text displays, ``msg.component(custom_id)`` / ``custom_ids`` find buttons and selects at any depth,
+``msg.gallery()`` lists ``(attachment, alt text)`` per gallery item, ``rec.updated`` is the message a
+component's UPDATE_MESSAGE changed; Discord's rules for them are in `components`.
+
 Faults and the world (each module's docstring says exactly how Discord and discord.py behave):
 
 - ``fake.fail(method, path_pattern, status, ...)``, ``fake.hold(...)``, ``fake.faults_served``: `faults`;
@@ -24,9 +29,9 @@ Faults and the world (each module's docstring says exactly how Discord and disco
   real bot in a subprocess through `launch` (also ``FAKE_CRASH_AT``).
 
 Modules: `models` (dataclasses), `state` (the store), `payloads` (Discord's JSON objects), `wire` (HTTP
-bodies and Discord's checks), `perms`, `server` + `channels` + `interactions` (REST), `gateway`,
-`faults`, `world`, `commands` (slash command data), `driver` (`FakeDiscord`, `running`), `process`,
-`launch`, `fixtures`.
+bodies and Discord's checks), `components` (message components: checks, stored form), `perms`, `server`
++ `channels` + `interactions` (REST), `gateway`, `faults`, `world`, `commands` (slash command data),
+`driver` (`FakeDiscord`, `running`), `process`, `launch`, `fixtures`.
 """
 
 from __future__ import annotations

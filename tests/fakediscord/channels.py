@@ -198,6 +198,6 @@ class ChannelApi:
         body, files = await read_body(request)
         if body.get("embeds") and not have & perms.EMBED_LINKS:
             body = {**body, "embeds": []}
-        check(body, files, partial=True)
+        check(body, files, partial=True, current=msg)
         self.store.apply_edit(msg, body, files)
         return json_response(payloads.message(msg))

@@ -197,12 +197,13 @@ class FakeDiscord(FakeWorld):
         wait: bool = True,
         channel: FakeChannel | None = None,
     ) -> InteractionRecord:
-        """Click button ``custom_id`` on ``message`` (in ``channel``: the message's, the default);
-        ``force``: even if disabled (a stale client)."""
+        """Click button ``custom_id`` on ``message`` (in ``channel``: the message's, the default), at any
+        depth (an action row, a container, a section's accessory); ``force``: even if disabled (a stale
+        client). The interaction's data carries the button's ``custom_id``, type and numeric ``id``."""
         comp = self._component(message, custom_id, user, force, channel)
         if comp.get("type") != 2:
             raise FakeDiscordError(f"{custom_id!r} is not a button: {comp}")
-        data = {"custom_id": custom_id, "component_type": 2}
+        data = {"custom_id": custom_id, "component_type": 2, "id": comp.get("id")}
         return await self._interact(3, user, message.channel, data, message, wait)
 
     async def select(
@@ -216,7 +217,9 @@ class FakeDiscord(FakeWorld):
         wait: bool = True,
         channel: FakeChannel | None = None,
     ) -> InteractionRecord:
-        """Pick ``values`` in the select menu ``custom_id`` on ``message`` (``channel``: as for `click`)."""
+        """Pick ``values`` in the select menu ``custom_id`` on ``message`` (``channel``: as for `click`);
+        the select may be nested (in a container), the message ephemeral (then only its user sees it).
+        A string select takes only the values it offers, between its ``min_values`` and ``max_values``."""
         comp = self._component(message, custom_id, user, force, channel)
         if comp.get("type") not in (3, 5, 6, 7, 8):
             raise FakeDiscordError(f"{custom_id!r} is not a select menu: {comp}")
@@ -226,7 +229,8 @@ class FakeDiscord(FakeWorld):
         offered = [o["value"] for o in comp.get("options", [])]
         if comp["type"] == 3 and not set(values) <= set(offered):
             raise FakeDiscordError(f"select {custom_id!r} offers {offered}, not {values}")
-        data = {"custom_id": custom_id, "component_type": comp["type"], "values": list(values)}
+        data = {"custom_id": custom_id, "component_type": comp["type"], "id": comp.get("id")}
+        data["values"] = list(values)
         return await self._interact(3, user, message.channel, data, message, wait)
 
     # --- the real bot in a subprocess -------------------------------------------------------------------

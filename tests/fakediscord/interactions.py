@@ -3,6 +3,9 @@
 Discord's rules: an interaction must get its initial response within ``ack_timeout`` (3 s) or it has
 failed (10062 "Unknown interaction" afterwards); only one initial response (40060); the response type
 must suit the interaction type; the first followup after a deferred response becomes that response.
+A component interaction's UPDATE_MESSAGE (7), or DEFERRED_UPDATE_MESSAGE (6) then PATCH of @original,
+edits the message the component is on, ephemeral or not, as any edit does (IS_COMPONENTS_V2 can be set,
+not cleared; ``attachments`` lists the kept ones); ``InteractionRecord.updated`` is that message.
 Channel permissions, deleted channels and archived threads do not affect these routes (as on Discord,
 where the bot answers through the interaction's webhook, not as a channel member).
 """
@@ -16,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from . import payloads
+from .components import COMPONENTS_V2
 from .models import InteractionRecord
 from .payloads import EPHEMERAL, LOADING
 from .wire import DiscordError, check, check_choices, json_response, read_body
@@ -84,8 +88,10 @@ class InteractionApi:
             raise DiscordError(
                 400, 50035, f"Invalid Form Body: response type {kind} to interaction type {rec.type}"
             )
-        if kind in (4, 7):
-            check(data, files, partial=kind == 7)
+        if kind == 4:
+            check(data, files)
+        elif kind == 7:
+            check(data, files, partial=True, current=rec.message)
         if kind == 8 and (problem := check_choices(data.get("choices", []))) is not None:
             raise DiscordError.from_body(400, problem)
         timer = self.server.timers.pop(rec.id, None)
@@ -132,7 +138,7 @@ class InteractionApi:
             msg = rec.original  # Discord turns the first followup after a defer into the deferred message
             st.apply_edit(msg, {"content": None, "embeds": [], "components": [], **body}, files)
         else:
-            flags = (body.get("flags") or 0) & EPHEMERAL
+            flags = (body.get("flags") or 0) & (EPHEMERAL | COMPONENTS_V2)
             msg = st.create_message(rec.channel, body, files, interaction=rec, flags=flags)
         rec.followups.append(msg)
         st.changed()

@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import components as comps
 from . import payloads
 from .payloads import EPHEMERAL, LOADING
 
@@ -144,8 +145,10 @@ class FakeMessage:
 
     @property
     def mentioned(self) -> list[int]:
-        """Ids of the users the content mentions (``<@id>``), in order, each once."""
-        return list(dict.fromkeys(int(u) for u in _USER_MENTION.findall(self.content)))
+        """Ids of the users the content mentions (``<@id>``), in order, each once: in a Components V2
+        message, its text displays (mentions there notify as in content; those in embeds never do)."""
+        text = "\n".join([self.content, *comps.texts(self.components)])
+        return list(dict.fromkeys(int(u) for u in _USER_MENTION.findall(text)))
 
     @property
     def pinged(self) -> set[int]:
@@ -167,25 +170,27 @@ class FakeMessage:
         return bool(self.flags & LOADING)
 
     @property
+    def components_v2(self) -> bool:
+        """Sent with IS_COMPONENTS_V2: all its text and media are in components (see `components`)."""
+        return bool(self.flags & comps.COMPONENTS_V2)
+
+    @property
     def text(self) -> str:
-        """Content plus every embed text, for searching what a user reads."""
+        """Content, every embed text, then the text displays (also in containers and sections), in order:
+        for searching what a user reads."""
         parts = [self.content]
         for e in self.embeds:
             parts += [e.get("title", ""), e.get("description", ""), (e.get("footer") or {}).get("text", "")]
             parts += [(e.get("author") or {}).get("name", "")]
             for f in e.get("fields", []):
                 parts += [f.get("name", ""), f.get("value", "")]
+        parts += comps.texts(self.components)
         return "\n".join(p for p in parts if p)
 
     def all_components(self) -> list[dict[str, Any]]:
-        """Every component, flattened out of its action rows."""
-        out: list[dict[str, Any]] = []
-        stack = list(reversed(self.components))
-        while stack:
-            comp = stack.pop()
-            out.append(comp)
-            stack.extend(reversed(comp.get("components", [])))
-        return [c for c in out if c.get("type") != 1]
+        """Every component at any depth (in containers, sections and their accessories), in document
+        order, without the action rows."""
+        return [c for _, c in comps.walk(self.components) if c.get("type") != comps.ROW]
 
     def component(self, custom_id: str) -> dict[str, Any] | None:
         return next((c for c in self.all_components() if c.get("custom_id") == custom_id), None)
@@ -193,6 +198,20 @@ class FakeMessage:
     @property
     def custom_ids(self) -> list[str]:
         return [c["custom_id"] for c in self.all_components() if "custom_id" in c]
+
+    def gallery(self) -> list[tuple[FakeAttachment, str | None]]:
+        """Every media gallery item (at any depth, in order): the attachment it shows and its description
+        (alt text). A FakeDiscordError if an item shows no attachment of this message (an external url,
+        or an attachment an edit removed)."""
+        out: list[tuple[FakeAttachment, str | None]] = []
+        for _, comp in comps.walk(self.components):
+            for item in comp.get("items", []) if comp.get("type") == comps.GALLERY else []:
+                media = item.get("media") or {}
+                att = next((a for a in self.attachments if str(a.id) == media.get("attachment_id")), None)
+                if att is None:
+                    raise FakeDiscordError(f"gallery item {media.get('url')!r} shows no attachment of {self}")
+                out.append((att, item.get("description")))
+        return out
 
     def attachment(self, filename: str | None = None) -> FakeAttachment:
         for a in self.attachments:
@@ -207,6 +226,7 @@ class FakeMessage:
                 "embeds": copy.deepcopy(self.embeds),
                 "components": copy.deepcopy(self.components),
                 "attachments": [a.filename for a in self.attachments],
+                "descriptions": [a.description for a in self.attachments],
                 "flags": self.flags,
             }
         )
@@ -244,6 +264,12 @@ class InteractionRecord:
     @property
     def ephemeral(self) -> bool:
         return self.original is not None and self.original.ephemeral and self.response_type in (4, 5)
+
+    @property
+    def updated(self) -> FakeMessage | None:
+        """The message a component interaction's response updated (type 7 UPDATE_MESSAGE, or 6
+        DEFERRED_UPDATE_MESSAGE then an edit of @original), ephemeral or not; None for other responses."""
+        return self.message if self.response_type in (6, 7) else None
 
     @property
     def messages(self) -> list[FakeMessage]:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from .models import FakeAttachment, FakeChannel, FakeMessage, FakeUser
 
 DISCORD_EPOCH_MS = 1420070400000
+SUPPRESS_EMBEDS = 1 << 2
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 

@@ -10,7 +10,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from . import payloads
+from . import components, payloads
+from .components import COMPONENTS_V2
 from .models import (
     FORUM,
     PUBLIC_THREAD,
@@ -22,7 +23,8 @@ from .models import (
     FakeUser,
     InteractionRecord,
 )
-from .payloads import LOADING, snowflake
+from .payloads import LOADING, SUPPRESS_EMBEDS, snowflake
+from .wire import plan_attachments
 
 POLL_SECONDS = 0.05
 
@@ -151,21 +153,18 @@ class Store:
         files: list[tuple[str, bytes]],
         existing: list[FakeAttachment],
     ) -> list[FakeAttachment]:
-        """Resolve a payload's ``attachments`` list against the uploaded ``files[n]`` and kept attachments."""
-        specs = payload.get("attachments")
-        if specs is None:
-            return existing + [self.add_attachment(channel, name, data, None) for name, data in files]
+        """The attachments after a create or edit (`wire.plan_attachments`): kept ones (with the
+        description the payload gives them) and the uploaded ``files[n]`` it names."""
+        plan = plan_attachments(payload, files, existing)
+        if plan is None:
+            return existing
         out: list[FakeAttachment] = []
-        for spec in specs:
-            ref = int(spec["id"])
-            kept = next((a for a in existing if a.id == ref), None)
-            if kept is not None:
-                out.append(kept)
-            elif 0 <= ref < len(files):
-                name, data = files[ref]
-                out.append(
-                    self.add_attachment(channel, spec.get("filename", name), data, spec.get("description"))
-                )
+        for source, filename, description in plan:
+            if isinstance(source, int):
+                out.append(self.add_attachment(channel, filename, files[source][1], description))
+            elif source is not None:
+                source.description = description
+                out.append(source)
         return out
 
     def create_message(
@@ -211,12 +210,15 @@ class Store:
             msg.content = payload["content"] or ""
         if "embeds" in payload:
             msg.embeds = payload["embeds"] or []
-        if "components" in payload:
-            msg.components = payload["components"] or []
+        if payload.get("flags") is not None:  # an edit sets IS_COMPONENTS_V2 but never clears it
+            new = int(payload["flags"])
+            msg.flags = (msg.flags & ~SUPPRESS_EMBEDS) | (new & (COMPONENTS_V2 | SUPPRESS_EMBEDS))
         if "allowed_mentions" in payload:
             msg.allowed_mentions = payload["allowed_mentions"]
         if files or "attachments" in payload:
             msg.attachments = self.build_attachments(msg.channel, payload, files, msg.attachments)
+        if "components" in payload:
+            msg.components = components.stored(payload["components"] or [], msg.attachments)
         if snapshot:
             msg.flags &= ~LOADING
             msg.edited_timestamp = payloads.now_iso()
