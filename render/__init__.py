@@ -1,12 +1,14 @@
 """Pictures of a game: `render_board(view)` draws one player's view as a PNG.
 
 The picture is a pure function of an `engine.views.View`, so it can only show what that
-viewer may see. `warm()` draws ahead what every board needs (call it at start-up).
+viewer may see. `render_post(view, …)` draws the pictures of a turn post, each readable on a
+phone, with their alt texts. `warm()` draws ahead what every board needs (call it at start-up).
 """
 
 from __future__ import annotations
 
 from .compose import render_board
+from .post import render_post
 from .warmup import warm
 
-__all__ = ["render_board", "warm"]
+__all__ = ["render_board", "render_post", "warm"]

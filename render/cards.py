@@ -25,6 +25,7 @@ from .palette import (
     SERVICE_TEXT,
     shade,
 )
+from .table import wrap
 
 CARDS_H = 170
 VOICE_H = 170
@@ -100,33 +101,69 @@ def card_sprite(card: str, width: int) -> Image.Image:
     t = POLITICS_TITLES.get(card, card)
     size = fonts.fit(t, px(24), w - px(14), bold=True)
     fonts.text(img, (w / 2, px(20)), t, size, (255, 255, 255), anchor="mm", bold=True)
-    pic = (px(44), px(76))
-    if card in ICONS:
-        ICONS[card](Pen(d, pic, px(28)))
-    elif card == "master":
-        pen = Pen(d, pic, px(28))
-        pen.line([(-0.7, 0.9), (0.5, -0.3)], fill=(120, 80, 40), scale=2.2)
-        pen.rect(0.1, -0.9, 0.95, -0.3, (150, 150, 160))
-    elif card == "golden":
-        for k, dx in enumerate((-18, 0, 18)):
-            sprites.paste(img, sprites.pawn((150, 150, 150), px(34 - 2 * k)), (pic[0] + px(dx), pic[1]))
-    elif card == "bread":
-        for dx in (-16, 0, 16):
-            sprites.paste(
-                img,
-                sprites.disc(SERVICE["culture"], INK, px(24)),
-                (pic[0] + px(dx), pic[1] - px(6) + abs(dx) // 2),
-            )
-    elif card == "harvest":
-        sprites.paste(img, sprites.star(px(54)), pic)
-    elif card == "poll":
-        for dx in (-14, 0, 14):
-            r = (pic[0] + px(dx) - px(12), pic[1] - px(22), pic[0] + px(dx) + px(12), pic[1] + px(22))
-            sprites.rounded(img, r, radius=px(4), fill=VOICE_BACK, outline=PAPER, width=px(2))
+    draw_picture(img, card, (px(44), px(76)), px(28))
     cost = COSTS.get(card, "")
     sprites.paste(img, sprites.disc(GOLD, GOLD_DARK, px(22)), (px(94), px(76)))
     size = fonts.fit(cost, px(23), w - px(112), bold=True)
     fonts.text(img, (px(110), px(76)), cost, size, INK, anchor="lm", bold=True)
+    return img
+
+
+def draw_picture(img: Image.Image, card: str, pic: tuple[float, float], half: int) -> None:
+    """The picture of a politics card centred on ``pic``, ``half`` px from centre to edge."""
+    d = ImageDraw.Draw(img)
+    u = half / 28
+    if card in ICONS:
+        ICONS[card](Pen(d, pic, half))
+    elif card == "master":
+        pen = Pen(d, pic, half)
+        pen.line([(-0.7, 0.9), (0.5, -0.3)], fill=(120, 80, 40), scale=2.2)
+        pen.rect(0.1, -0.9, 0.95, -0.3, (150, 150, 160))
+    elif card == "golden":
+        for k, dx in enumerate((-18, 0, 18)):
+            sprites.paste(
+                img, sprites.pawn((150, 150, 150), round((34 - 2 * k) * u)), (pic[0] + dx * u, pic[1])
+            )
+    elif card == "bread":
+        for dx in (-16, 0, 16):
+            centre = (pic[0] + dx * u, pic[1] + (abs(dx) / 2 - 6) * u)
+            sprites.paste(img, sprites.disc(SERVICE["culture"], INK, round(24 * u)), centre)
+    elif card == "harvest":
+        sprites.paste(img, sprites.star(round(54 * u)), pic)
+    elif card == "poll":
+        for dx in (-14, 0, 14):
+            x = pic[0] + dx * u
+            r = (x - 12 * u, pic[1] - 22 * u, x + 12 * u, pic[1] + 22 * u)
+            sprites.rounded(img, r, radius=4 * u, fill=VOICE_BACK, outline=PAPER, width=max(1, round(2 * u)))
+
+
+def title_lines(card: str, size: int, room: float) -> list[str]:
+    """The card's title wrapped to ``room`` px (``Polling the`` / ``People``)."""
+    return wrap(POLITICS_TITLES.get(card, card), size, room, bold=True)
+
+
+@lru_cache(maxsize=32)
+def card_tile(card: str, w: int, h: int, size: int, room: float) -> Image.Image:
+    """A politics card as a wide tile for a narrow picture: picture left, title and cost right.
+
+    ``size`` is the text size; the title wraps in ``room`` px (cached per card and size)."""
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    band = BAND.get(card, BUILDING_BAND)
+    edge = max(2, round(size * 0.12))
+    sprites.rounded(img, (0, 0, w, h), radius=size * 0.4, fill=PAPER, outline=band, width=edge)
+    strip = round(w - room - size * 0.6)
+    sprites.rounded(img, (0, 0, strip, h), radius=size * 0.4, fill=shade(band, 1.7))
+    ImageDraw.Draw(img).rectangle((strip - edge, 0, strip, h), fill=band)
+    draw_picture(img, card, (strip / 2, h / 2), round(strip * 0.36))
+    lines = title_lines(card, size, room)
+    x = strip + size * 0.35
+    y = h / 2 - (len(lines) + 1) * size * 1.2 / 2 + size * 0.6
+    for line in lines:
+        fonts.text(img, (x, y), line, size, INK, anchor="lm", bold=True)
+        y += size * 1.2
+    coin = round(size * 0.8)
+    sprites.paste(img, sprites.disc(GOLD, GOLD_DARK, coin), (x + coin / 2, y))
+    fonts.text(img, (x + coin * 1.35, y), COSTS.get(card, ""), size, INK_SOFT, anchor="lm")
     return img
 
 
@@ -147,7 +184,7 @@ def draw_voice(img: Image.Image, g: Geometry, view: View, top: int) -> None:
     else:
         for k, s in enumerate(view.voice):
             seen = view.peek[k] if k < len(view.peek) else None
-            _voice_card(img, g, x, y, cw, ch, s, seen)
+            voice_card(img, (x, y, x + cw, y + ch), s, seen, g.unit, px(19))
             x += cw + px(10)
     if view.voice_result:
         tx = px(24) + 4 * (cw + px(10)) + px(8)
@@ -159,46 +196,55 @@ def draw_voice(img: Image.Image, g: Geometry, view: View, top: int) -> None:
     _supply(d, g, view, px(660), top)
 
 
-def _voice_card(
-    img: Image.Image, g: Geometry, x: float, y: float, w: int, h: int, s: str | None, seen: str | None
+def voice_card(
+    img: Image.Image,
+    box: tuple[float, float, float, float],
+    s: str | None,
+    seen: str | None,
+    unit: float,
+    label: int,
+    upper: bool = True,
 ) -> None:
-    px = g.px
+    """One voice card in ``box``: its service face up, or its back with ``?`` (and, in the
+    viewer's own view only, the service they polled); ``unit`` scales the strokes, ``label`` is
+    the size of the service's name (written shorter rather than smaller than the picture allows),
+    in upper case as on the poster if ``upper``."""
+    x, y, x1, y1 = box
+    w, h = x1 - x, y1 - y
     d = ImageDraw.Draw(img)
-    box = (x, y, x + w, y + h)
+
+    def n(v: float) -> int:
+        return max(1, round(v * unit))
+
     if s is None:
-        sprites.rounded(img, box, radius=px(10), fill=VOICE_BACK, outline=INK, width=px(3))
-        sprites.rounded(
-            img,
-            (x + px(8), y + px(8), x + w - px(8), y + h - px(8)),
-            radius=px(6),
-            outline=shade(VOICE_BACK, 1.4),
-            width=px(2),
-        )
-        fonts.text(d, (x + w / 2, y + h / 2), "?", px(44), shade(VOICE_BACK, 1.5), anchor="mm", bold=True)
+        sprites.rounded(img, box, radius=n(10), fill=VOICE_BACK, outline=INK, width=n(3))
+        sprites.rounded(img, (x + n(8), y + n(8), x1 - n(8), y1 - n(8)), radius=n(6),
+                        outline=shade(VOICE_BACK, 1.4), width=n(2))  # fmt: skip
+        fonts.text(d, (x + w / 2, y + h / 2), "?", n(44), shade(VOICE_BACK, 1.5), anchor="mm", bold=True)
         if seen is not None:
             # The viewer polled this card: only their own view has it.
-            sprites.rounded(
-                img,
-                (x + px(10), y + h - px(36), x + w - px(10), y + h - px(8)),
-                radius=px(6),
-                fill=SERVICE[seen],
-                outline=SERVICE_EDGE[seen],
-                width=px(2),
-            )
-            fonts.text(
-                d,
-                (x + w / 2, y + h - px(22)),
-                seen[:4].upper(),
-                px(18),
-                SERVICE_TEXT[seen],
-                anchor="mm",
-                bold=True,
-            )
+            text, size = _service_label(seen, label, w - n(14), upper, peek=True)
+            sprites.rounded(img, (x + n(6), y1 - n(8) - size * 1.5, x1 - n(6), y1 - n(8)), radius=n(6),
+                            fill=SERVICE[seen], outline=SERVICE_EDGE[seen], width=n(2))  # fmt: skip
+            mid = y1 - n(8) - size * 0.75
+            fonts.text(d, (x + w / 2, mid), text, size, SERVICE_TEXT[seen], anchor="mm", bold=True)
         return
-    sprites.rounded(img, box, radius=px(10), fill=SERVICE[s], outline=INK, width=px(3))
-    Pen(d, (x + w / 2, y + px(44)), px(24)).arch(0, 1.0, 1.0, 1.6, s)
-    size = fonts.fit(s.upper(), px(19), w - px(8), True)
-    fonts.text(d, (x + w / 2, y + h - px(18)), s.upper(), size, SERVICE_TEXT[s], anchor="mm", bold=True)
+    sprites.rounded(img, box, radius=n(10), fill=SERVICE[s], outline=INK, width=n(3))
+    Pen(d, (x + w / 2, y + h * 0.4), n(24)).arch(0, 1.0, 1.0, 1.6, s)
+    text, size = _service_label(s, label, w - n(8), upper)
+    fonts.text(d, (x + w / 2, y1 - size * 0.95), text, size, SERVICE_TEXT[s], anchor="mm", bold=True)
+
+
+def _service_label(s: str, size: int, room: float, upper: bool, peek: bool = False) -> tuple[str, int]:
+    """The service's name and size to fit ``room``: the poster's (``upper``) in upper case, a
+    polled card's in four letters; else in lower case, in four letters only if need be."""
+    floor = max(8, fonts.smallest())
+    names = ([s[:4].upper()] if peek else [s.upper()]) if upper else [s, s[:4].upper()]
+    for text in names:
+        fitted = fonts.fit(text, size, room, bold=True, smallest=floor)
+        if fonts.width(text, fitted, bold=True) <= room:
+            return text, fitted
+    return s[:4].upper(), floor
 
 
 def _supply(d: ImageDraw.ImageDraw, g: Geometry, view: View, x0: int, top: int) -> None:

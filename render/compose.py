@@ -10,19 +10,13 @@ from engine.views import View
 
 from . import cards, encode, scores, table
 from .geometry import geometry
-from .landscape import draw_landscape
+from .landscape import draw_landscape, layout_key
 from .naming import tags as player_tags
 from .palette import PANEL
 from .pieces import draw_pieces
 from .png_palette import palette_image
-from .terrain import Layout
 
 MIN_WIDTH = 600
-
-
-def layout_key(view: View) -> Layout:
-    """The terrain layout of a view: every area, with its terrain and wheat."""
-    return tuple((a.id, a.terrain, a.wheat) for a in view.areas)
 
 
 def compose(view: View, highlight: Sequence[str] | None = None, width: int = 1400) -> Image.Image:

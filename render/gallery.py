@@ -1,4 +1,9 @@
-"""Write the sample images: ``python -m render.gallery OUT_DIR [--half]``."""
+"""Write the sample pictures: ``python -m render.gallery OUT_DIR [--poster]``.
+
+For every sample position: the pictures of its turn post (overview, close-ups, table) as
+posted, each also scaled to 360 and 700 px wide (what a phone and a small tablet show), and
+their alt texts in ``SAMPLE.txt``; with ``--poster``, the full poster too.
+"""
 
 from __future__ import annotations
 
@@ -8,33 +13,47 @@ from pathlib import Path
 
 from PIL import Image
 
-from . import render_board
+from . import render_board, render_post
 from .samples import gallery
 
+PHONE_WIDTHS = (360, 700)
 
-def write_gallery(out: Path, half: bool = False) -> list[Path]:
-    """Render every gallery sample into ``out`` (and a half-size copy with ``half``)."""
+
+def _scaled(png: bytes, width: int) -> Image.Image:
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    return img.resize((width, round(img.height * width / img.width)), Image.Resampling.LANCZOS)
+
+
+def write_gallery(out: Path, poster: bool = False) -> list[Path]:
+    """Render every gallery sample into ``out``; the paths of the pictures as posted."""
     out.mkdir(parents=True, exist_ok=True)
     paths = []
     for sample in gallery():
-        png = render_board(sample.view, highlight=sample.highlight)
-        path = out / f"{sample.name}.png"
-        path.write_bytes(png)
-        paths.append(path)
-        if half:
-            img = Image.open(io.BytesIO(png)).convert("RGB")
-            img.resize((img.width // 2, img.height // 2), Image.Resampling.LANCZOS).save(
-                out / f"{sample.name}-50.png"
-            )
+        focus = sample.view.pending[0] if sample.view.pending else None
+        pictures = render_post(sample.view, highlight=sample.highlight, last_move="(sample)", focus=focus)
+        alts = []
+        for name, png, alt in pictures:
+            stem = f"{sample.name}-{name.removesuffix('.png')}"
+            path = out / f"{stem}.png"
+            path.write_bytes(png)
+            paths.append(path)
+            for width in PHONE_WIDTHS:
+                _scaled(png, width).save(out / f"{stem}-{width}.png")
+            alts.append(f"{name}: {alt}")
+        (out / f"{sample.name}.txt").write_text("\n\n".join(alts) + "\n")
+        if poster:
+            path = out / f"{sample.name}-poster.png"
+            path.write_bytes(render_board(sample.view, highlight=sample.highlight))
+            paths.append(path)
     return paths
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("out", type=Path, help="directory for the PNG files")
-    parser.add_argument("--half", action="store_true", help="also write half-size copies (phone check)")
+    parser.add_argument("--poster", action="store_true", help="also the full poster (for large screens)")
     args = parser.parse_args()
-    for path in write_gallery(args.out, args.half):
+    for path in write_gallery(args.out, args.poster):
         print(f"{path}  {path.stat().st_size // 1024} KB")
 
 

@@ -22,6 +22,8 @@ HALF_W = 15.6
 HALF_H = 13.35
 REF_WIDTH = 1400
 """The width at which the panel's sizes are given; they scale with the image width."""
+PHONE_WIDTH = 1080
+"""The usual width of the pictures posted after a move (the overview and the close-ups)."""
 
 
 def area_corners(area: str) -> list[tuple[int, int]]:
@@ -33,6 +35,17 @@ def area_corners(area: str) -> list[tuple[int, int]]:
     return [(x + 4, y), (x, y + 4), (x + 4, y + 4)]
 
 
+def hex_corners(c: Point, size: float, scale: float = 1.0) -> list[Point]:
+    """The six corners of a pointy-top hex of radius ``size`` around ``c`` (times ``scale``)."""
+    return [
+        (
+            (c[0] + size * math.cos(math.radians(60 * k - 30))) * scale,
+            (c[1] + size * math.sin(math.radians(60 * k - 30))) * scale,
+        )
+        for k in range(6)
+    ]
+
+
 def axial_to_unit(q: float, r: float) -> Point:
     """The centre of axial ``(q, r)`` in hex radii from the board centre."""
     return (SQRT3 * (q + r / 2), 1.5 * r)
@@ -40,18 +53,38 @@ def axial_to_unit(q: float, r: float) -> Point:
 
 @dataclass(frozen=True)
 class Geometry:
-    """Pixel positions for one image width (cheap to build; cached by `geometry`)."""
+    """Pixel positions for one image width (cheap to build; cached by `geometry`).
+
+    By default the picture shows the whole board, ``width`` px wide. A close-up (`window`)
+    shows part of a larger board, ``board`` px wide, whose pixel ``offset`` is the picture's
+    top left corner and of which ``height`` px show."""
 
     width: int
+    board: int = 0
+    """The width of the whole board at this scale (0: the picture's ``width``)."""
+    offset: tuple[int, int] = (0, 0)
+    height: int = 0
+    """The height of the board part of the picture (0: the whole board's)."""
+
+    @property
+    def full(self) -> int:
+        """The width of the whole board at this scale, in pixels."""
+        return self.board or self.width
 
     @property
     def radius(self) -> float:
         """The hex radius (centre to corner) in pixels."""
-        return self.width / (2 * HALF_W)
+        return self.full / (2 * HALF_W)
+
+    @property
+    def full_height(self) -> int:
+        """The height of the whole board at this scale, in pixels."""
+        return round(2 * HALF_H * self.radius)
 
     @property
     def board_height(self) -> int:
-        return round(2 * HALF_H * self.radius)
+        """The height of the board in the picture (the table panel starts below it)."""
+        return self.height or self.full_height
 
     @property
     def unit(self) -> float:
@@ -65,21 +98,25 @@ class Geometry:
     def to_px(self, p: Point, scale: float = 1.0) -> Point:
         """A point in hex radii to pixels (times ``scale``, for supersampled layers)."""
         r = self.radius
-        return ((self.width / 2 + p[0] * r) * scale, (self.board_height / 2 + p[1] * r) * scale)
+        ox, oy = self.offset
+        return ((self.full / 2 + p[0] * r - ox) * scale, (self.full_height / 2 + p[1] * r - oy) * scale)
 
     def center(self, label: str) -> Point:
         """The pixel centre of the hex ``label``."""
-        return _centres(self.width)[BOARD.index[label]]
+        return _centres(self)[BOARD.index[label]]
+
+    def shows(self, box: Box, margin: float = 0.0) -> bool:
+        """Whether ``box`` (pixels) reaches into the picture's board part (grown by ``margin``)."""
+        return (
+            box[2] > -margin
+            and box[0] < self.width + margin
+            and box[3] > -margin
+            and box[1] < self.board_height + margin
+        )
 
     def hex_points(self, c: Point, size: float, scale: float = 1.0) -> list[Point]:
         """The six corners of a pointy-top hex of radius ``size`` px around pixel ``c``."""
-        return [
-            (
-                (c[0] + size * math.cos(math.radians(60 * k - 30))) * scale,
-                (c[1] + size * math.sin(math.radians(60 * k - 30))) * scale,
-            )
-            for k in range(6)
-        ]
+        return hex_corners(c, size, scale)
 
     def area_points(self, area: str, scale: float = 1.0) -> list[Point]:
         """The three corners (junction centres) of a terrain area, in pixels."""
@@ -96,9 +133,8 @@ class Geometry:
         return (x - r * SQRT3 / 2, y - r, x + r * SQRT3 / 2, y + r)
 
 
-@lru_cache(maxsize=8)
-def _centres(width: int) -> tuple[Point, ...]:
-    g = Geometry(width)
+@lru_cache(maxsize=16)
+def _centres(g: Geometry) -> tuple[Point, ...]:
     return tuple(g.to_px(axial_to_unit(q, r)) for q, r in BOARD.coords)
 
 
@@ -106,6 +142,18 @@ def _centres(width: int) -> tuple[Point, ...]:
 def geometry(width: int) -> Geometry:
     """The geometry for an image ``width`` px wide."""
     return Geometry(width)
+
+
+def window(width: int, height: int, radius: float, centre: Point) -> Geometry:
+    """A close-up ``width`` × ``height`` px of the board at hex ``radius`` px (about), centred
+    on ``centre`` (in hex radii from the board centre).
+
+    The whole board at this scale is a whole number of pixels wide and the picture's corner
+    a whole pixel of it, so that tiles drawn for the whole board paste into place."""
+    board = round(2 * HALF_W * radius)
+    g = Geometry(width, board, (0, 0), height)
+    x, y = g.to_px(centre)
+    return Geometry(width, board, (round(x - width / 2), round(y - height / 2)), height)
 
 
 def overlap(a: Box, b: Box) -> float:

@@ -207,18 +207,18 @@ ICONS: dict[str, Callable[[Pen], None]] = {
     "university": university,
 }
 
-ABBREV: dict[str, str] = {
-    "castle": "CASTLE",
-    "farm": "FARM",
-    "quarry": "QUARRY",
-    "school": "SCHOOL",
-    "statue": "STATUE",
-    "market": "MARKET",
-    "fountain": "FOUNTN",
-    "palace": "PALACE",
-    "hospital": "HOSPTL",
-    "bath": "BATH",
-    "cathedral": "CATHDL",
-    "university": "UNIV",
+CAPTIONS: dict[str, str] = {
+    "castle": "Castle",
+    "farm": "Farm",
+    "quarry": "Quarry",
+    "school": "School",
+    "statue": "Statue",
+    "market": "Market",
+    "fountain": "Fountain",
+    "palace": "Palace",
+    "hospital": "Hospital",
+    "bath": "Bath",
+    "cathedral": "Cathedral",
+    "university": "University",
 }
-"""Short names printed under each pictogram."""
+"""The names printed under the pictograms: whole words, never cut (the zoom makes room)."""

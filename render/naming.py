@@ -51,6 +51,8 @@ def decision_text(view: View) -> list[tuple[int, str]]:
             s = f"to choose {' or '.join(d.services)} for {city}"
         elif d.kind == "demolish":
             s = f"to demolish {d.count} in {city}"
+        elif d.kind == "first":
+            s = "to choose which city takes first in relocation"
         else:
             s = f"to send away {d.count} hungry citizen{'s' if d.count != 1 else ''}"
         if (d.seat, s) not in out:

@@ -31,8 +31,9 @@ MUTED: RGB = (70, 68, 64)
 MUTED_EDGE: RGB = (50, 48, 45)
 LABEL: RGB = (92, 84, 70)
 
-# Players: Okabe-Ito colours (distinguishable with the common colour-vision deficiencies),
-# each paired with a pattern and a letter on the pieces as the second cue.
+# Players: Okabe-Ito colours (distinguishable with the common colour-vision deficiencies:
+# tests/test_palette_colour_vision.py keeps every pair apart in simulated protanopia,
+# deuteranopia and tritanopia), each paired with a pattern and a letter as the second cue.
 PLAYER: tuple[RGB, ...] = (
     (213, 94, 0),  # vermillion
     (86, 180, 233),  # sky blue
@@ -40,7 +41,7 @@ PLAYER: tuple[RGB, ...] = (
     (0, 158, 115),  # bluish green
     (204, 121, 167),  # reddish purple
 )
-PLAYER_NAMES: tuple[str, ...] = ("red", "sky blue", "yellow", "green", "purple")
+PLAYER_NAMES: tuple[str, ...] = ("orange", "sky blue", "yellow", "green", "purple")
 PATTERN: tuple[str, ...] = ("plain", "stripes", "dots", "checks", "rings")
 """The pattern printed on each seat's pieces (the second cue besides the colour)."""
 

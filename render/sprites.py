@@ -1,7 +1,9 @@
-"""Supersampled, cached sprites: building tiles, castles, rings and pawns.
+"""Supersampled, cached sprites: building tiles, castles, captions, rings and pawns.
 
 Every sprite is drawn at `SS` times its size and downscaled once, then pasted (with its
 alpha) as often as needed, so that per-render drawing stays cheap and edges stay smooth.
+Texts are drawn after the downscale, at the size they show at, and that size is part of
+the sprite's cache key (`text_size`), so that the phone rule of `fonts` sees every text.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from . import fonts
-from .icons import ABBREV, ICONS, Pen, castle, citizen
+from .icons import ICONS, Pen, castle, citizen
 from .palette import (
     GOLD,
     GOLD_DARK,
@@ -20,6 +22,7 @@ from .palette import (
     INK,
     PAPER,
     PATTERN,
+    PLAYER,
     RGB,
     player,
     shade,
@@ -28,6 +31,9 @@ from .palette import (
 
 SS = 4
 TILE = 0.95
+PIECES = 4 * len(ICONS) * len(PLAYER)
+"""Building tiles kept: every kind for every seat at the poster's, the overview's and the
+close-up's usual sizes, and at one other."""
 
 
 def _hex(c: tuple[float, float], size: float) -> list[tuple[float, float]]:
@@ -100,20 +106,57 @@ def _tile(img: Image.Image, c: tuple[float, float], r: float, seat: int, colour:
     ImageDraw.Draw(img).polygon(pts, outline=INK, width=max(2, round(r * 0.07)))
 
 
-def _caption(d: ImageDraw.ImageDraw, c: tuple[float, float], r: float, s: str) -> None:
-    size = fonts.fit(s, round(r * 0.36), r * 1.35, bold=True)
-    w = fonts.width(s, size, bold=True)
-    y = c[1] + r * 0.56
-    d.rounded_rectangle(
-        (c[0] - w / 2 - r * 0.08, y - size * 0.62, c[0] + w / 2 + r * 0.08, y + size * 0.62),
-        radius=size * 0.3, fill=PAPER, outline=INK, width=max(1, round(r * 0.03)),
-    )  # fmt: skip
-    fonts.text(d, (c[0], y), s, size, INK, anchor="mm", bold=True)
+def text_size(size: int, s: str) -> int:
+    """The size `fonts.text` draws ``s`` at when asked for ``size`` in the picture being drawn.
+
+    Sprites with text take this size as an argument, so that it is part of their cache key:
+    a sprite made for one picture is never reused where its text would be too small, and a
+    size below the rule is recorded in `fonts.too_small` at every use, cached or not."""
+    least = fonts.smallest()
+    if size < least:
+        fonts.too_small.append(fonts.TooSmall(s, size, least))
+    return max(size, least)
+
+
+CAPTION_ROOM = 1.66
+"""The widest a building's caption may be, in hex radii: less than the distance between
+two hexes of a row (√3), so that neighbouring captions never touch."""
+CAPTION_Y = 0.56
+"""Where a caption sits below a hex's centre, in hex radii."""
+
+
+def caption_size(word: str, radius: float) -> int:
+    """The size of a building's caption: the usual size, smaller if the word needs it, never
+    below the picture's smallest (the close-up's zoom leaves room at that size)."""
+    least = fonts.smallest()
+    size = max(least, round(radius * 0.36))
+    room = radius * CAPTION_ROOM - 2 * caption_pad(radius) - 1
+    return fonts.fit(word, size, room, bold=True, smallest=max(least, 8))
+
+
+def caption_pad(radius: float) -> float:
+    return max(2.0, radius * 0.07)
+
+
+def caption(word: str, radius: float, size: int) -> Image.Image:
+    """A building's name at ``size`` px on a paper plate (pasted below its pictogram)."""
+    return _caption(word, radius, text_size(size, word))
 
 
 @lru_cache(maxsize=128)
+def _caption(word: str, radius: float, size: int) -> Image.Image:
+    w = math.ceil(fonts.width(word, size, bold=True) + 2 * caption_pad(radius))
+    h = math.ceil(size * 1.24)
+    img = Image.new("RGBA", (w, h), (0, 0, 0, 0))
+    rounded(img, (0, 0, w, h), size * 0.3, PAPER, INK, max(1, round(radius * 0.03)))
+    fonts.text(img, (w / 2, h / 2), word, size, INK, anchor="mm", bold=True)
+    return img
+
+
+@lru_cache(maxsize=PIECES)
 def building(kind: str, seat: int, radius: float) -> Image.Image:
-    """The tile of a building: the owner's colour and pattern, the pictogram, its name."""
+    """The tile of a building: the owner's colour and pattern, and the pictogram (its
+    caption is a sprite of its own, pasted over the rings of the last move)."""
     img, c, r = _canvas(radius)
     colour = player(seat)
     _tile(img, c, r, seat, colour)
@@ -122,34 +165,46 @@ def building(kind: str, seat: int, radius: float) -> Image.Image:
         kind, 0.5
     )
     ICONS[kind](Pen(d, (c[0], c[1] - r * 0.22), r * half))
-    _caption(d, c, r, ABBREV[kind])
     return _finish(img)
 
 
-@lru_cache(maxsize=64)
-def castle_tile(seat: int, tag: str, radius: float) -> Image.Image:
-    """A castle: a tower in the owner's colour on a dark hex, with the owner's tag on it."""
+def tag_size(tag: str, radius: float) -> int:
+    """The size of the owner's tag on a castle: never below the picture's smallest (a hex
+    leaves room for a tag of two letters at the smallest size of a picture of the board)."""
+    return max(fonts.smallest(), round(radius * (0.62 if len(tag) == 1 else 0.46)))
+
+
+def castle_tile(seat: int, tag: str, radius: float, size: int = 0) -> Image.Image:
+    """A castle: a tower in the owner's colour on a dark hex, with the owner's tag (``size``
+    px; 0: `tag_size`) on it."""
+    return _castle_tile(seat, tag, radius, text_size(size or tag_size(tag, radius), tag))
+
+
+@lru_cache(maxsize=128)
+def _castle_tile(seat: int, tag: str, radius: float, size: int) -> Image.Image:
     img, c, r = _canvas(radius)
     colour = player(seat)
     _tile(img, c, r, seat, shade(colour, 0.55))
     d = ImageDraw.Draw(img)
     castle(Pen(d, (c[0], c[1] - r * 0.12), r * 0.6), colour)
-    size = round(r * (0.62 if len(tag) == 1 else 0.46))
-    fonts.text(d, (c[0], c[1] + r * 0.12), tag, size, text_on(colour), anchor="mm", bold=True)
-    return _finish(img)
+    out = _finish(img)
+    centre = (out.width / 2, out.height / 2 + radius * 0.12)
+    fonts.text(out, centre, tag, size, text_on(colour), anchor="mm", bold=True)
+    return out
 
 
 @lru_cache(maxsize=8)
 def ring(radius: float, colour: RGB = HIGHLIGHT) -> Image.Image:
-    """A thick ring around a hex (the last move)."""
-    img, c, r = _canvas(radius, 1.35)
+    """A thick ring on the edge of a hex (the last move): it reaches no further than the gap
+    to the next hex, so it hides none of that hex's label."""
+    img, c, r = _canvas(radius, 1.2)
     d = ImageDraw.Draw(img)
-    d.polygon(_hex(c, r * 1.28), outline=(255, 255, 255), width=round(r * 0.24))
-    d.polygon(_hex(c, r * 1.24), outline=colour, width=round(r * 0.17))
+    d.polygon(_hex(c, r * 1.06), outline=(255, 255, 255), width=round(r * 0.24))
+    d.polygon(_hex(c, r * 1.03), outline=colour, width=round(r * 0.17))
     return _finish(img)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4 * len(PLAYER))
 def site(seat: int, radius: float) -> Image.Image:
     """A dashed ring in the viewer's colour: a hex where the viewer could build."""
     img, c, r = _canvas(radius)
@@ -166,7 +221,7 @@ def site(seat: int, radius: float) -> Image.Image:
     return _finish(img)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=128)
 def pawn(colour: RGB, size: float, edge: RGB = INK) -> Image.Image:
     """A pawn ``size`` px tall (citizen or notable)."""
     s = size * SS
@@ -178,7 +233,7 @@ def pawn(colour: RGB, size: float, edge: RGB = INK) -> Image.Image:
     return _finish(img)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=32)
 def disc(fill: RGB, edge: RGB, size: float) -> Image.Image:
     """A smooth filled circle ``size`` px across."""
     s = size * SS

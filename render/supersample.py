@@ -62,7 +62,13 @@ def cut(piece: Piece, board: tuple[int, int], bands: int = 1) -> Tile:
     return tuple(out)
 
 
-def paste(base: Image.Image, tile: Tile) -> None:
-    """Paste ``tile`` in its place on ``base``."""
-    for img, corner in tile:
-        base.paste(img, corner, img)
+def paste(base: Image.Image, tile: Tile, by: tuple[int, int] = (0, 0)) -> None:
+    """Paste ``tile`` in its place on ``base``, moved ``by`` pixels (a close-up's offset)."""
+    if by == (0, 0):
+        for img, corner in tile:
+            base.paste(img, corner, img)
+        return
+    for img, (x, y) in tile:
+        x, y = x + by[0], y + by[1]
+        if x < base.width and y < base.height and x + img.width > 0 and y + img.height > 0:
+            base.paste(img, (x, y), img)

@@ -1,6 +1,13 @@
-"""The table under the board: the state of the game and of every player."""
+"""The table under the board: the state of the game and of every player.
+
+Also the small line layout both pictures share: `Piece` (a word, a name chip, an icon) and
+`flow`, which wraps pieces onto lines so that no text runs off a picture.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from PIL import Image, ImageDraw
 
@@ -18,6 +25,7 @@ from .palette import (
     PANEL,
     PANEL_LINE,
     PAPER,
+    RGB,
     WARNING,
     player,
     shade,
@@ -52,47 +60,44 @@ def title(view: View) -> str:
 
 
 def draw_status(img: Image.Image, g: Geometry, view: View, tags: list[str], top: int) -> None:
-    """The status bar: year, phase, start player, and who the game waits for."""
+    """The status bar: year, phase, start player, and who the game waits for (on one line)."""
     d = ImageDraw.Draw(img)
     px = g.px
     d.rectangle((0, top, g.width, top + px(STATUS_H)), fill=(38, 42, 46))
-    fonts.text(d, (px(24), top + px(28)), title(view), px(38), (255, 255, 255), anchor="lm", bold=True)
-    start = view.players[view.start_player]
+    head = title(view)
+    fonts.text(d, (px(24), top + px(28)), head, px(38), (255, 255, 255), anchor="lm", bold=True)
     if view.phase != "setup":
-        s = f"Start player: {name(start)}"
+        room = g.width - px(72) - fonts.width(head, px(38), bold=True)
+        s = fonts.shorten(f"Start player: {name(view.players[view.start_player])}", px(28), room)
         fonts.text(d, (g.width - px(24), top + px(28)), s, px(28), (220, 220, 220), anchor="rm")
     viewer = "Spectator view" if view.viewer is None else f"{name(view.players[view.viewer])}'s view"
+    viewer = fonts.shorten(viewer, px(24), px(300))
     fonts.text(d, (g.width - px(24), top + px(72)), viewer, px(24), (170, 170, 170), anchor="rm")
     y = top + px(72)
-    x = float(px(24))
-    waits = decision_text(view)
+    room = g.width - px(72) - fonts.width(viewer, px(24))
     if view.phase == "over":
-        win = view.winners or []
-        who = " and ".join(name(view.players[s]) for s in win)
-        fonts.text(
-            d,
-            (x, y),
-            f"{'Winner' if len(win) == 1 else 'Shared win'}: {who}",
-            px(34),
-            GOLD,
-            anchor="lm",
-            bold=True,
-        )
+        s = fonts.shorten(result_text(view), px(34), room)
+        fonts.text(d, (px(24), y), s, px(34), GOLD, anchor="lm", bold=True)
         return
-    fonts.text(d, (x, y), "Waiting for", px(30), (220, 220, 220), anchor="lm")
-    x += fonts.width("Waiting for", px(30)) + px(14)
-    for k, (seat, what) in enumerate(waits):
-        if k >= 3:
-            fonts.text(d, (x, y), f"+{len(waits) - k} more", px(28), (220, 220, 220), anchor="lm")
-            break
-        chip = name(view.players[seat])
-        cw = fonts.width(chip, px(30), bold=True) + px(20)
-        colour = player(seat)
-        sprites.rounded(img, (x, y - px(19), x + cw, y + px(19)), radius=px(10), fill=colour)
-        fonts.text(d, (x + cw / 2, y + 1), chip, px(30), text_on(colour), anchor="mm", bold=True)
-        x += cw + px(10)
-        fonts.text(d, (x, y), what, px(30), (255, 255, 255), anchor="lm")
-        x += fonts.width(what, px(30)) + px(26)
+    draw_lines(img, _waiting_line(view, g, room)[:1], px(24), y - px(22))
+
+
+def _waiting_line(view: View, g: Geometry, room: float) -> list[Line]:
+    """The waiting line of the poster: as many decisions as fit on one line, smaller if need be."""
+    px = g.px
+    n = len(decision_text(view))
+    for k in range(n, 0, -1):
+        for size in (px(30), px(26), px(22)):
+            lines = flow(waiting_pieces(view, size, (220, 220, 220), k, room=room), room)
+            if len(lines) == 1:
+                return lines
+    # One decision too long for the line even small: the words that fit, and an ellipsis.
+    lines = flow(waiting_pieces(view, px(22), (220, 220, 220), 1, room=room), room)
+    first = lines[0]
+    if len(lines) > 1:
+        at, _ = first[-1]
+        first = [*first[:-1], (at, word("...", px(22), (255, 255, 255)))]
+    return [first]
 
 
 def draw_players(img: Image.Image, g: Geometry, view: View, tags: list[str], top: int) -> None:
@@ -136,28 +141,23 @@ def _player_row(
                         outline=HIGHLIGHT if on else PANEL_LINE, width=px(5) if on else px(2))  # fmt: skip
     mid = y + h / 2
     sprites.paste(img, sprites.castle_tile(p.seat, tag, px(31)), (px(56), mid))
-    nm = fonts.shorten(name(p), px(30), px(280))
-    fonts.text(d, (px(100), mid - px(12)), nm, px(30), INK, anchor="lm", bold=True)
-    chips = []
-    if p.seat == view.start_player and view.phase != "setup":
-        chips.append(("START", INK, (255, 255, 255)))
-    if on:
-        chips.append(("TO ACT", HIGHLIGHT, (255, 255, 255)))
+    cities = poster_cities(p, g)
+    # Two lines of cities (four long names) lift the name a little.
+    name_y = mid - px(12) if len(cities) == 1 else mid - px(19)
+    chips = player_chips(view, p)
+    room = px(COL_GOLD - 120) - sum(fonts.width(s, px(18), bold=True) + px(22) for s, _, _ in chips)
+    nm = fonts.shorten(name(p), px(30), min(px(280), room))
+    fonts.text(d, (px(100), name_y), nm, px(30), INK, anchor="lm", bold=True)
     cx = px(100) + fonts.width(nm, px(30), bold=True) + px(12)
     for s, fill, ink in chips:
         w = fonts.width(s, px(18), bold=True) + px(14)
-        sprites.rounded(img, (cx, mid - px(25), cx + w, mid + px(1)), radius=px(6), fill=fill)
-        fonts.text(d, (cx + w / 2, mid - px(12)), s, px(18), ink, anchor="mm", bold=True)
+        sprites.rounded(img, (cx, name_y - px(13), cx + w, name_y + px(13)), radius=px(6), fill=fill)
+        fonts.text(d, (cx + w / 2, name_y), s, px(18), ink, anchor="mm", bold=True)
         cx += w + px(8)
-    cities = "  ".join(f"{fonts.clean(c.name)} {c.castle}" for c in p.cities) or "no city"
-    fonts.text(
-        d,
-        (px(100), mid + px(18)),
-        fonts.shorten(cities, px(20), px(COL_GOLD - 110)),
-        px(20),
-        INK_SOFT,
-        anchor="lm",
-    )
+    size = px(20) if len(cities) == 1 else px(19)
+    for k, line in enumerate(cities):
+        cy = mid + px(18) if len(cities) == 1 else mid + px(5 + 19 * k)
+        fonts.text(d, (px(100), cy), line, size, INK_SOFT, anchor="lm")
     # Gold.
     sprites.paste(img, sprites.disc(GOLD, GOLD_DARK, px(32)), (px(COL_GOLD + 16), mid))
     fonts.text(d, (px(COL_GOLD + 40), mid), str(p.gold), px(34), INK, anchor="lm", bold=True)
@@ -169,27 +169,210 @@ def _player_row(
         sx = px(COL_FOOD) + fonts.width(food, px(34), True) + px(8)
         fonts.text(d, (sx, mid - px(10)), f"{p.citizens - p.food}", px(22), WARNING, anchor="lm", bold=True)
         fonts.text(d, (sx, mid + px(11)), "short", px(22), WARNING, anchor="lm", bold=True)
-    # Action cards left: filled cards, used ones as outlines.
-    for k in range(3):
-        x0 = px(COL_ACTIONS + k * 40)
-        box = (x0, mid - px(22), x0 + px(30), mid + px(22))
-        if k < p.action_cards:
-            sprites.rounded(img, box, radius=px(5), fill=colour, outline=INK, width=px(3))
-        else:
-            sprites.rounded(img, box, radius=px(5), outline=PANEL_LINE, width=px(3))
-    # Notables left: pawns in the player's colour.
-    for k in range(4):
-        c = (px(COL_NOTABLES + 18 + k * 36), mid)
-        if k < p.notables:
-            sprites.paste(img, sprites.pawn(colour, px(40)), c)
-        else:
-            sprites.paste(img, sprites.pawn(PANEL, px(40)), c)
+    draw_action_cards(img, p, px(COL_ACTIONS), mid, px(30), px(44), px(40))
+    draw_notables(img, p, px(COL_NOTABLES), mid, px(40), px(36))
     fonts.text(d, (px(COL_CASTLES), mid), f"{p.castles_left} left", px(28), INK, anchor="lm")
     last = px(COL_LAST)
+    hunger = hunger_label(p)
     if view.scores is not None:
         fonts.text(d, (last, mid), str(view.scores[p.seat]), px(40), INK, anchor="lm", bold=True)
-    elif p.hunger or p.hunger_vp:
-        s = f"-{p.hunger_vp} VP" if p.hunger_vp else "HUNGER"
-        w = fonts.width(s, px(20), bold=True) + px(14)
+    elif hunger:
+        w = fonts.width(hunger, px(20), bold=True) + px(14)
         sprites.rounded(img, (last, mid - px(16), last + w, mid + px(16)), radius=px(6), fill=WARNING)
-        fonts.text(d, (last + w / 2, mid), s, px(20), (255, 255, 255), anchor="mm", bold=True)
+        fonts.text(d, (last + w / 2, mid), hunger, px(20), (255, 255, 255), anchor="mm", bold=True)
+
+
+def poster_cities(p: PlayerView, g: Geometry) -> list[str]:
+    """The player's cities for the poster's row: one line, or two when they do not fit in one."""
+    room = g.px(COL_GOLD - 110)
+    labels = city_labels(p) or ["no city"]
+    for size, lines in ((g.px(20), 1), (g.px(19), 2)):
+        laid = flow([word(c, size, INK, space=size * 0.8) for c in labels], room)
+        if len(laid) <= lines:
+            return ["  ".join(q.text for _, q in line) for line in laid]
+    return ["  ".join(labels[:2]), "  ".join(labels[2:])]
+
+
+# --- Lines that wrap -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Piece:
+    """An unbreakable piece of a line: a word, a name on a chip, an icon with its number.
+
+    ``draw(img, x, mid)`` draws it with its left edge at ``x`` and centred on ``mid``;
+    ``space`` is the gap before it when it does not start a line; ``text`` is what it says."""
+
+    text: str
+    width: float
+    height: float
+    draw: Callable[[Image.Image, float, float], None]
+    space: float = 0.0
+    new_line: bool = False
+    """Start a line with this piece, whatever room is left."""
+    glue: bool = False
+    """Stay on the line of the piece before (both move to the next line if need be)."""
+
+
+Placed = tuple[float, Piece]
+Line = list[Placed]
+
+
+def word(text: str, size: int, fill: RGB, bold: bool = False, space: float | None = None) -> Piece:
+    """A text piece (one word, or a phrase that must not be broken)."""
+
+    def draw(img: Image.Image, x: float, mid: float) -> None:
+        fonts.text(img, (x, mid), text, size, fill, anchor="lm", bold=bold)
+
+    gap = size * 0.3 if space is None else space
+    return Piece(text, fonts.width(text, size, bold), size * 1.3, draw, gap)
+
+
+def words(
+    text: str, size: int, fill: RGB, bold: bool = False, space: float | None = None, room: float | None = None
+) -> list[Piece]:
+    """``text`` as one piece per word (each cut to ``room`` px if given); the first is ``space``
+    away from what comes before."""
+    cut = (lambda w: fonts.shorten(w, size, room - 2)) if room is not None else (lambda w: w)
+    out = [word(cut(w), size, fill, bold) for w in text.split()]
+    if out and space is not None:
+        out[0] = replace(out[0], space=space)
+    return out
+
+
+def chip(text: str, size: int, fill: RGB, ink: RGB, space: float | None = None) -> Piece:
+    """A bold label on a rounded coloured box (a player's name, START, TO ACT)."""
+    pad = size * 0.35
+    w = fonts.width(text, size, bold=True) + 2 * pad
+    h = size * 1.3
+
+    def draw(img: Image.Image, x: float, mid: float) -> None:
+        sprites.rounded(img, (x, mid - h / 2, x + w, mid + h / 2), radius=size * 0.3, fill=fill)
+        fonts.text(img, (x + w / 2, mid + 1), text, size, ink, anchor="mm", bold=True)
+
+    return Piece(text, w, h * 1.1, draw, size * 0.4 if space is None else space)
+
+
+def flow(pieces: Sequence[Piece], room: float, indent: float = 0.0) -> list[Line]:
+    """``pieces`` laid out left to right in lines at most ``room`` wide (the first ``indent``ed).
+
+    A piece wider than a whole line gets a line of its own (make such pieces short)."""
+    lines: list[Line] = [[]]
+    x = indent
+    for p in pieces:
+        line = lines[-1]
+        at = x + p.space if line else x
+        if line and (p.new_line or at + p.width > room):
+            carried = [line.pop()[1]] if p.glue and not p.new_line and len(line) > 1 else []
+            lines.append([])
+            line, at = lines[-1], 0.0
+            for q in carried:
+                line.append((at, q))
+                at += q.width + p.space
+        line.append((at, p))
+        x = at + p.width
+    return [line for line in lines if line]
+
+
+def line_height(line: Line, least: float = 0.0) -> float:
+    """The height of a laid-out line: its tallest piece."""
+    return max([least, *(p.height for _, p in line)])
+
+
+def lines_height(lines: Sequence[Line], least: float = 0.0) -> float:
+    return sum(line_height(line, least) for line in lines)
+
+
+def draw_lines(img: Image.Image, lines: Sequence[Line], x: float, top: float, least: float = 0.0) -> float:
+    """Draw laid-out ``lines`` from ``(x, top)``; the y under the last line."""
+    y = top
+    for line in lines:
+        h = line_height(line, least)
+        for at, p in line:
+            p.draw(img, x + at, y + h / 2)
+        y += h
+    return y
+
+
+def wrap(text: str, size: int, room: float, bold: bool = False) -> list[str]:
+    """``text`` broken into lines at most ``room`` px wide (at spaces)."""
+    lines = flow(words(text, size, INK, bold), room)
+    return [" ".join(p.text for _, p in line) for line in lines]
+
+
+# --- What the table says, shared by the poster and the phone sheet ---------------------------
+
+
+def waiting_pieces(
+    view: View,
+    size: int,
+    ink: RGB,
+    decisions: int | None = None,
+    each_line: bool = False,
+    room: float = 1e9,
+) -> list[Piece]:
+    """The words "Waiting for", then each pending decision as a name chip and words (the first
+    ``decisions``; with ``each_line``, several decisions one a line); names cut to half ``room``."""
+    waits = decision_text(view)
+    shown = waits if decisions is None else waits[:decisions]
+    apart = each_line and len(shown) > 1
+    out = words("Waiting for:" if apart else "Waiting for", size, ink)
+    for k, (seat, what) in enumerate(shown):
+        colour = player(seat)
+        who = fonts.shorten(name(view.players[seat]), size, room / 2)
+        nm = chip(who, size, colour, text_on(colour), size * (0.5 if k == 0 else 1.0))
+        out.append(replace(nm, space=0.0, new_line=True) if apart else nm)
+        after = words(what, size, (255, 255, 255), space=size * 0.35, room=room)
+        out += [replace(after[0], glue=True), *after[1:]]
+    if len(shown) < len(waits):
+        out += words(f"+{len(waits) - len(shown)} more", size, ink, space=size * 0.8)
+    return out
+
+
+def result_text(view: View) -> str:
+    """Who won, e.g. ``Winner: Ann`` or ``Shared win: Ann and Bob``."""
+    win = view.winners or []
+    who = " and ".join(name(view.players[s]) for s in win)
+    return f"{'Winner' if len(win) == 1 else 'Shared win'}: {who}"
+
+
+def player_chips(view: View, p: PlayerView) -> list[tuple[str, RGB, RGB]]:
+    """The labels by a player's name: START, TO ACT (text, fill, ink)."""
+    out: list[tuple[str, RGB, RGB]] = []
+    if p.seat == view.start_player and view.phase != "setup":
+        out.append(("START", INK, (255, 255, 255)))
+    if p.seat in view.pending:
+        out.append(("TO ACT", HIGHLIGHT, (255, 255, 255)))
+    return out
+
+
+def hunger_label(p: PlayerView) -> str | None:
+    """``-2 VP`` for points lost to hunger, ``HUNGER`` for a hungry player, else None."""
+    if p.hunger_vp:
+        return f"-{p.hunger_vp} VP"
+    return "HUNGER" if p.hunger else None
+
+
+def city_labels(p: PlayerView) -> list[str]:
+    """Each city of the player with its castle hex, e.g. ``Firenze J3``."""
+    return [f"{fonts.clean(c.name)} {c.castle}" for c in p.cities]
+
+
+def draw_action_cards(
+    img: Image.Image, p: PlayerView, x: float, mid: float, w: int, h: int, step: int
+) -> None:
+    """The player's action cards: filled when left, outlined when used this year."""
+    colour = player(p.seat)
+    for k in range(3):
+        box = (x + k * step, mid - h / 2, x + k * step + w, mid + h / 2)
+        if k < p.action_cards:
+            sprites.rounded(img, box, radius=w / 6, fill=colour, outline=INK, width=max(1, w // 10))
+        else:
+            sprites.rounded(img, box, radius=w / 6, outline=PANEL_LINE, width=max(1, w // 10))
+
+
+def draw_notables(img: Image.Image, p: PlayerView, x: float, mid: float, size: int, step: int) -> None:
+    """The player's notables: pawns in their colour when left, pale when placed."""
+    for k in range(4):
+        colour = player(p.seat) if k < p.notables else PANEL
+        sprites.paste(img, sprites.pawn(colour, size), (x + size / 2 + k * step, mid))

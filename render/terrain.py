@@ -30,9 +30,21 @@ TILE_KINDS: tuple[tuple[str, int], ...] = tuple(sorted(set(TILES)))
 EDGES: Layout = tuple((a, t, w) for a, (t, w) in EDGE_TERRAIN.items())
 KINDS: tuple[Area, ...] = (*((slot, t, w) for slot in TILE_SLOTS for t, w in TILE_KINDS), *EDGES)
 """Every area as the engine can deal it: any tile in any slot, and the fixed edge areas."""
-TILE_CACHE = len(KINDS) + len(BOARD.area_ids)
-"""Tiles kept (about 25 MB at the usual width): every kind at one width, and one more board's
-at another width, which then pushes out the tiles used longest ago."""
+TILE_CACHE = 2 * len(KINDS) + len(BOARD.area_ids)
+"""Whole-board tiles kept (about 40 MB): every kind at the poster's and the overview's usual
+widths, and one more board's at another width, which then pushes out those used longest ago."""
+VARIANTS = {"farmland": 3, "mountain": 2, "wasteland": 2, "lake": 1}
+"""Textures of each terrain a close-up's tiles come in (farmland: the three stripe angles)."""
+ZOOM_KINDS: tuple[tuple[str, str, int, int], ...] = tuple(
+    (side, terrain, wheat, v)
+    for side in "UD"
+    for terrain, wheat in sorted({*TILE_KINDS, *((t, w) for _, t, w in EDGES)})
+    for v in range(VARIANTS[terrain])
+)
+"""Every tile a close-up can need (per zoom): a triangle pointing up or down, a terrain, its
+wheat and its texture variant; 28 of them, about 0.9 MB each at the usual zoom."""
+ZOOM_CACHE = len(ZOOM_KINDS) + 8
+"""Close-up tiles kept: every kind at the usual zoom, and a few at another."""
 
 SEED: dict[str, int] = {a: n for n, a in enumerate(BOARD.area_ids)}
 """The texture seed of each area: its place on the board (as in the views' area order)."""
@@ -60,14 +72,43 @@ def cells(area: str) -> list[Point]:
 
 @lru_cache(maxsize=TILE_CACHE)
 def area_tile(area: str, terrain: str, wheat: int, width: int) -> Tile:
-    """One area (its ground, outline and pictures) on a tile of its own."""
+    """One area (its ground, outline and pictures) on a tile of its own, for a board ``width``
+    px wide."""
+    return draw_area(area, terrain, wheat, width)
+
+
+def zoomed_tile(area: str, terrain: str, wheat: int, width: int) -> tuple[Tile, tuple[int, int]]:
+    """An area for a close-up, a part of a board ``width`` px wide: a tile, and how far to
+    move it (a whole number of pixels) to put it in its place.
+
+    A close-up is drawn at a large zoom, where one tile per area and terrain would cost too
+    much to draw ahead and keep, so areas share tiles: one per shape, terrain, wheat and
+    texture variant (`ZOOM_KINDS`), drawn for the centre area of that shape and moved into
+    place (the half pixel this may be off is hidden under the paths)."""
+    side = area.rsplit(",", 1)[1]
+    home = f"0,0,{side}"
+    variant = SEED[area] % VARIANTS[terrain]
+    g = geometry(width)
+    (x0, y0), (x1, y1) = g.area_points(area)[0], g.area_points(home)[0]
+    return zoom_tile(side, terrain, wheat, variant, width), (round(x0 - x1), round(y0 - y1))
+
+
+@lru_cache(maxsize=ZOOM_CACHE)
+def zoom_tile(side: str, terrain: str, wheat: int, variant: int, width: int) -> Tile:
+    """The close-up tile of one of `ZOOM_KINDS`, for a board ``width`` px wide."""
+    return draw_area(f"0,0,{side}", terrain, wheat, width, variant)
+
+
+def draw_area(area: str, terrain: str, wheat: int, width: int, seed: int | None = None) -> Tile:
+    """One area (its ground, outline and pictures) drawn on a tile of its own; its texture
+    varies with ``seed`` (by default the area's place on the board)."""
     g = geometry(width)
     r = g.radius * SS
     edge = max(1, round(r * 0.03))
     pts = g.area_points(area, SS)
     img, corner = canvas(pts, edge + 2)
     local = shift(pts, corner)
-    _surface(img, local, terrain, r, SEED[area])
+    _surface(img, local, terrain, r, SEED[area] if seed is None else seed)
     d = ImageDraw.Draw(img)
     d.line([*local, local[0]], fill=shade(TERRAIN[terrain][1], 0.9), width=edge)
     _pictures(d, shift([g.to_px(c, SS) for c in cells(area)], corner), terrain, wheat, r)

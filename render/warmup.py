@@ -3,36 +3,41 @@ even the first board after a restart quick."""
 
 from __future__ import annotations
 
+from PIL import Image
+
 from engine.board import BOARD
 from engine.components import POLITICS_TITLES
 
-from . import sprites
+from . import closeup, fonts, sprites
 from .cards import card_sprite
+from .closeup import closeup_regions, draw_closeup
 from .compose import render_board
-from .geometry import REF_WIDTH, geometry
-from .icons import ICONS
-from .landscape import path_hex
-from .palette import PLAYER
+from .geometry import PHONE_WIDTH, REF_WIDTH, geometry
+from .icons import CAPTIONS, ICONS
+from .landscape import hex_sprite, label_size, path_tile
+from .overview import draw_overview
+from .palette import INK, PLAYER
 from .png_palette import palette_image
 from .samples import new_game
-from .terrain import KINDS, area_tile
+from .terrain import KINDS, ZOOM_KINDS, area_tile, zoom_tile
 
 
-def warm(width: int = REF_WIDTH) -> None:
-    """Draw and cache what does not depend on a particular game, for boards ``width`` wide.
+def warm(width: int = REF_WIDTH, phone: int = PHONE_WIDTH) -> None:
+    """Draw and cache what does not depend on a particular game, for boards ``width`` wide
+    and for overviews and close-ups ``phone`` wide.
 
     That is every terrain tile the engine can deal, every path hex in play and out of it,
     the palette, the pieces of every seat, the politics cards, and (by drawing a sample
-    board) the fonts and the panel's parts. It takes about a second; call it once at
-    start-up, in a worker thread if need be: calling it again costs little, and the boards
-    drawn are the same whether it ran or not.
+    board, overview and close-up) the fonts and the panel's parts. It takes about a second
+    and a half; call it once at start-up, in a worker thread if need be: calling it again
+    costs little, and the pictures drawn are the same whether it ran or not.
     """
     g = geometry(width)
     for area, terrain, wheat in KINDS:
         area_tile(area, terrain, wheat, width)
     for label in BOARD.labels:
-        path_hex(label, True, width)
-        path_hex(label, False, width)
+        path_tile(label, True, width)
+        path_tile(label, False, width)
     palette_image()
     for seat in range(len(PLAYER)):
         for kind in ICONS:
@@ -44,3 +49,39 @@ def warm(width: int = REF_WIDTH) -> None:
     game = new_game(len(PLAYER), seed=0)
     render_board(game.view(None), width=width)
     render_board(game.view(game.pending_seats()[0]), width=width)
+    warm_phone(phone)
+
+
+def warm_phone(width: int = PHONE_WIDTH) -> None:
+    """What the overview and the close-ups ``width`` px wide need, drawn ahead."""
+    for area, terrain, wheat in KINDS:
+        area_tile(area, terrain, wheat, width)
+    for label in BOARD.labels:
+        path_tile(label, True, width, False)
+        path_tile(label, False, width, False)
+    near = closeup.window_of(width)
+    zoom = geometry(width).radius, near.radius
+    board = near.full
+    for side, terrain, wheat, variant in ZOOM_KINDS:
+        zoom_tile(side, terrain, wheat, variant, board)
+    with fonts.picture(width):
+        for r in zoom:
+            for seat in range(len(PLAYER)):
+                for kind in ICONS:
+                    sprites.building(kind, seat, r)
+                sprites.site(seat, r)
+            sprites.ring(r)
+            hex_sprite(True, r)
+            hex_sprite(False, r)
+        r = near.radius
+        for kind in ICONS:
+            word = CAPTIONS[kind]
+            sprites.caption(word, r, sprites.caption_size(word, r))
+        scratch = Image.new("RGB", (4 * round(r), 2 * round(r)))
+        for label in BOARD.labels:
+            fonts.text(scratch, (0, 0), label, label_size(r), INK)
+        game = new_game(len(PLAYER), seed=0)
+        seat = game.pending_seats()[0]
+        draw_overview(game.view(None), width=width)
+        for region in closeup_regions(game.view(seat), [], seat):
+            draw_closeup(game.view(seat), region, width=width)

@@ -1,0 +1,412 @@
+"""The table as a phone picture: status, players, then the cards or the final scores.
+
+`draw_sheet(view)` draws what the poster shows under the board, stacked for a picture shown
+about 360 dp wide: every text at least 1/36 of the picture's width (`fonts.picture`), every
+line wrapped rather than cut, and the height following the content. Sizes are given at the
+reference width `WIDTH` and scale with the picture.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from engine.views import PlayerView, View
+
+from . import cards, fonts, sprites
+from .naming import name
+from .naming import tags as player_tags
+from .palette import (
+    GOLD,
+    GOLD_DARK,
+    HIGHLIGHT,
+    INK,
+    INK_SOFT,
+    PANEL,
+    PANEL_LINE,
+    PAPER,
+    RGB,
+    SERVICE,
+    SERVICE_TEXT,
+    WARNING,
+    player,
+    shade,
+)
+from .scores import score_rows
+from .table import (
+    Line,
+    Piece,
+    chip,
+    city_labels,
+    draw_action_cards,
+    draw_lines,
+    draw_notables,
+    flow,
+    hunger_label,
+    lines_height,
+    player_chips,
+    result_text,
+    title,
+    waiting_pieces,
+    word,
+    words,
+)
+
+WIDTH = 1080
+"""The reference width: the sizes below are in pixels at this width."""
+HEADER: RGB = (38, 42, 46)
+
+
+@dataclass(frozen=True)
+class Scale:
+    """Lengths and text sizes for one picture width (text never below the phone rule)."""
+
+    width: int
+
+    def px(self, n: float) -> int:
+        return max(1, round(n * self.width / WIDTH))
+
+    def font(self, n: float) -> int:
+        """A text size given at the reference width, at least the picture's smallest."""
+        return max(fonts.smallest(), self.px(n))
+
+    @property
+    def margin(self) -> int:
+        return self.px(24)
+
+    @property
+    def room(self) -> int:
+        """The width inside the margins."""
+        return self.width - 2 * self.margin
+
+
+@dataclass(frozen=True)
+class Block:
+    """A band of the picture: its height, and how to draw it from a given top."""
+
+    height: int
+    draw: Callable[[Image.Image, int], None]
+
+
+def draw_sheet(view: View, width: int = WIDTH) -> Image.Image:
+    """The table of ``view`` as an RGB picture ``width`` px wide, as tall as its content."""
+    with fonts.picture(width):
+        s = Scale(width)
+        tags = player_tags(view.players)
+        blocks = [header(view, s)]
+        if view.scores is not None:
+            blocks.append(final_block(view, tags, s))
+        blocks += [player_block(view, p, tags[p.seat], s) for p in view.players]
+        if view.scores is None:
+            blocks += [politics_block(view, s), voice_block(view, s), supply_block(view, s)]
+        img = Image.new("RGB", (width, sum(b.height for b in blocks) + s.px(16)), PANEL)
+        y = 0
+        for b in blocks:
+            b.draw(img, y)
+            y += b.height
+    return img
+
+
+def header_lines(view: View, s: Scale) -> list[Line]:
+    """The status header as wrapped lines: title, start player and viewer, who must act on what."""
+    light = (220, 220, 220)
+    big = s.font(48)
+    pieces = words(title(view), big, (255, 255, 255), bold=True)
+    small = s.font(32)
+    sub = []
+    if view.phase != "setup":
+        sub += words(f"Start player: {name(view.players[view.start_player])}", small, light, room=s.room)
+    viewer = "Spectator view" if view.viewer is None else f"{name(view.players[view.viewer])}'s view"
+    sub += words(viewer, small, (190, 190, 190), space=small * 1.2, room=s.room)
+    pieces += [_new_line(sub[0]), *sub[1:]]
+    body = s.font(34)
+    if view.phase == "over":
+        won = words(result_text(view), s.font(40), GOLD, bold=True, room=s.room)
+    else:
+        won = waiting_pieces(view, body, light, each_line=True, room=s.room)
+    pieces += [_new_line(won[0]), *won[1:]]
+    return flow(pieces, s.room)
+
+
+def _new_line(p: Piece) -> Piece:
+    """``p`` starting a line of its own."""
+    return replace(p, space=0.0, new_line=True)
+
+
+def header(view: View, s: Scale) -> Block:
+    lines = header_lines(view, s)
+    pad = s.px(20)
+    h = round(lines_height(lines) + 2 * pad)
+
+    def draw(img: Image.Image, top: int) -> None:
+        ImageDraw.Draw(img).rectangle((0, top, s.width, top + h), fill=HEADER)
+        draw_lines(img, lines, s.margin, top + pad)
+
+    return Block(h + s.px(12), draw)
+
+
+@lru_cache(maxsize=32)
+def token(seat: int, tag: str, size: int, text: int) -> Image.Image:
+    """The player's token: their colour and pattern (as on their pieces) with their tag."""
+    img = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    colour = player(seat)
+    layer = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    d = ImageDraw.Draw(layer)
+    d.rectangle((0, 0, size, size), fill=colour)
+    sprites.pattern(d, (0, 0, size, size), seat, colour, size * 0.22)
+    mask = Image.new("L", (size, size), 0)
+    ImageDraw.Draw(mask).rounded_rectangle((0, 0, size - 1, size - 1), radius=size // 5, fill=255)
+    img.paste(layer, (0, 0), mask)
+    ImageDraw.Draw(img).rounded_rectangle(
+        (0, 0, size - 1, size - 1), radius=size // 5, outline=INK, width=max(2, size // 28)
+    )
+    w = fonts.width(tag, text, bold=True) + text * 0.5
+    h = text * 1.25
+    box = ((size - w) / 2, (size - h) / 2, (size + w) / 2, (size + h) / 2)
+    sprites.rounded(img, box, radius=text * 0.3, fill=PAPER, outline=INK, width=max(1, size // 40))
+    fonts.text(img, (size / 2, size / 2 + 1), tag, text, INK, anchor="mm", bold=True)
+    return img
+
+
+def _icon(
+    text: str, w: float, h: float, draw: Callable[[Image.Image, float, float], None], space: float = 0.0
+) -> Piece:
+    """A drawn piece (coin, cards, pawns); ``text`` says what it shows."""
+    return Piece(text, w, h, draw, space)
+
+
+def _group(pieces: list[Piece], space: float) -> Piece:
+    """Pieces that stay together on one line, drawn side by side."""
+    placed: list[tuple[float, Piece]] = []
+    x = 0.0
+    for k, p in enumerate(pieces):
+        x += p.space if k else 0.0
+        placed.append((x, p))
+        x += p.width
+
+    def draw(img: Image.Image, left: float, mid: float) -> None:
+        for at, p in placed:
+            p.draw(img, left + at, mid)
+
+    text = " ".join(p.text for p in pieces if p.text)
+    return Piece(text, x, max(p.height for p in pieces), draw, space)
+
+
+def _count(n: int, noun: str, size: int, ink: RGB, space: float = 0.0) -> list[Piece]:
+    """A number in bold and what it counts: ``3 gold``."""
+    return [word(str(n), size, ink, bold=True, space=space), word(noun, size, ink)]
+
+
+def player_lines(view: View, p: PlayerView, s: Scale, room: float) -> list[Line]:
+    """A player's lines: name and labels; gold and food; cards, notables, castles; cities."""
+    nm_size, size, small = s.font(42), s.font(34), s.font(32)
+    first = [word(fonts.shorten(name(p), nm_size, room), nm_size, INK, bold=True)]
+    first += [chip(t, small, fill, ink) for t, fill, ink in player_chips(view, p)]
+    hunger = hunger_label(p)
+    if hunger:
+        first.append(chip(hunger, small, WARNING, (255, 255, 255)))
+    gap = s.px(40)
+    coin = s.px(34)
+
+    def gold_disc(img: Image.Image, x: float, mid: float) -> None:
+        sprites.paste(img, sprites.disc(GOLD, GOLD_DARK, coin), (x + coin / 2, mid))
+
+    gold = _group([_icon("", coin, coin, gold_disc), *_count(p.gold, "gold", size, INK, s.px(8))], 0)
+    short = p.citizens - p.food
+    food_ink = WARNING if short > 0 else INK
+    second: list[Piece] = [
+        _new_line(gold),
+        _group(_count(p.food, "food", size, food_ink), gap),
+        _group(_count(p.citizens, "citizens", size, food_ink), gap),
+    ]
+    if short > 0:
+        second.append(word(f"({short} short)", size, WARNING, bold=True))
+    cw, ch, step = s.px(26), s.px(36), s.px(34)
+
+    def action(img: Image.Image, x: float, mid: float) -> None:
+        draw_action_cards(img, p, x, mid, cw, ch, step)
+
+    pawn, pstep = s.px(38), s.px(34)
+
+    def notables(img: Image.Image, x: float, mid: float) -> None:
+        draw_notables(img, p, x - s.px(2), mid, pawn, pstep)
+
+    tight = s.px(10)
+    cards_left = _icon(f"{p.action_cards} of 3", 2 * step + cw, ch, action, tight)
+    notables_left = _icon(f"{p.notables} of 4", 3 * pstep + pawn, pawn, notables, tight)
+    castles = [*words("castles left", small, INK_SOFT), word(str(p.castles_left), small, INK, bold=True)]
+    third = [
+        _new_line(_group([word("cards", small, INK_SOFT), cards_left], 0)),
+        _group([word("notables", small, INK_SOFT), notables_left], gap),
+        _group(castles, gap),
+    ]
+    cities = [word(c, small, INK, space=s.px(30)) for c in city_labels(p)] or [
+        word("no city", small, INK_SOFT)
+    ]
+    cities[0] = _new_line(cities[0])
+    return flow([*first, *second, *third, *cities], room)
+
+
+def player_block(view: View, p: PlayerView, tag: str, s: Scale) -> Block:
+    """One player's card: token, name, numbers, cities; ringed when they must act."""
+    side = s.px(92)
+    left = s.margin + s.px(14)
+    x0 = left + side + s.px(20)
+    lines = player_lines(view, p, s, s.width - x0 - s.margin - s.px(12))
+    pad = s.px(12)
+    h = round(max(side + 2 * pad, lines_height(lines, s.px(46)) + 2 * pad))
+    on = p.seat in view.pending
+    colour = player(p.seat)
+
+    def draw(img: Image.Image, top: int) -> None:
+        box = (s.margin - s.px(8), top, s.width - s.margin + s.px(8), top + h)
+        fill, edge = (shade(colour, 1.75), HIGHLIGHT) if on else (PAPER, PANEL_LINE)
+        sprites.rounded(img, box, radius=s.px(14), fill=fill, outline=edge, width=s.px(6 if on else 2))
+        tok = token(p.seat, tag, side, s.font(36 if len(tag) == 1 else 30))
+        img.paste(tok, (left, top + pad), tok)
+        draw_lines(img, lines, x0, top + pad, s.px(46))
+
+    return Block(h + s.px(12), draw)
+
+
+def _draw_at(img: Image.Image, lines: list[Line], x: float, top: float) -> None:
+    draw_lines(img, lines, x, top)
+
+
+def _heading(text: str, s: Scale, note: str = "") -> list[Line]:
+    pieces = words(text, s.font(38), INK, bold=True)
+    if note:
+        pieces += words(note, s.font(30), INK_SOFT, space=s.px(24))
+    return flow(pieces, s.room)
+
+
+def politics_block(view: View, s: Scale) -> Block:
+    """The face-up politics cards, three to a row, with the draw pile and discard counts."""
+    head = _heading("Politics cards", s, f"draw pile {view.politics_pile}, discard {view.politics_discard}")
+    head_h = round(lines_height(head)) + s.px(8)
+    gap = s.px(14)
+    per_row = 3
+    w = (s.room - gap * (per_row - 1)) // per_row
+    size = s.font(32)
+    room = w - s.px(96) - size * 0.6
+    most = max([1, *(len(cards.title_lines(c, size, room)) for c in view.politics_row)])
+    h = round((most + 1) * size * 1.2 + s.px(24))
+    rows = (len(view.politics_row) + per_row - 1) // per_row
+
+    def draw(img: Image.Image, top: int) -> None:
+        draw_lines(img, head, s.margin, top)
+        for k, card in enumerate(view.politics_row):
+            tile = cards.card_tile(card, w, h, size, room)
+            x = s.margin + (k % per_row) * (w + gap)
+            y = top + head_h + (k // per_row) * (h + gap)
+            img.paste(tile, (x, y), tile)
+
+    return Block(head_h + rows * (h + gap) + s.px(14), draw)
+
+
+def voice_block(view: View, s: Scale) -> Block:
+    """The four voice cards (backs for the hidden ones, the viewer's own peeks) and the tally."""
+    if view.phase == "setup":
+        # No voice yet: the four cards are drawn when year 1 begins.
+        note = _heading("Voice of the people", s, "drawn when year 1 begins")
+        return Block(
+            round(lines_height(note)) + s.px(16), lambda img, top: _draw_at(img, note, s.margin, top)
+        )
+    head = _heading("Voice of the people", s)
+    head_h = round(lines_height(head)) + s.px(8)
+    cw, ch, gap = s.px(176), s.px(196), s.px(14)
+    size = s.font(30)
+    unit = s.width / WIDTH * 1.3
+    side_x = s.margin + 4 * (cw + gap) + s.px(8)
+    tally_h = round(size * 1.4 * (len(view.voice_result) + 1)) if view.voice_result else 0
+    h = max(ch, tally_h)
+
+    def draw(img: Image.Image, top: int) -> None:
+        draw_lines(img, head, s.margin, top)
+        y = top + head_h
+        for k in range(4):
+            x = s.margin + k * (cw + gap)
+            box = (x, y, x + cw, y + ch)
+            seen = view.peek[k] if k < len(view.peek) else None
+            cards.voice_card(img, box, view.voice[k], seen, unit, size, upper=False)
+        if view.voice_result:
+            fonts.text(img, (side_x, y + size * 0.7), "The voice is", size, INK_SOFT, anchor="lm")
+            for k, v in enumerate(view.voice_result):
+                cy = y + size * (2.1 + 1.4 * k)
+                tally = (side_x, cy - size * 0.6, s.width - s.margin, cy + size * 0.6)
+                sprites.rounded(img, tally, s.px(8), SERVICE[v], INK, s.px(2))
+                mid = ((tally[0] + tally[2]) / 2, cy + 1)
+                fonts.text(img, mid, v, size, SERVICE_TEXT[v], anchor="mm", bold=True)
+
+    return Block(head_h + h + s.px(24), draw)
+
+
+def supply_block(view: View, s: Scale) -> Block:
+    """What is left in the supply: citizens and each token stack (red when 3 or fewer)."""
+    size = s.font(30)
+    items = [("citizens", view.supply.citizens), *view.supply.tokens.items()]
+    pieces = words("Supply", s.font(38), INK, bold=True)
+    for k, (label, n) in enumerate(items):
+        low = n <= 3
+        group = _group(
+            [word(label, size, INK_SOFT), word(str(n), size, WARNING if low else INK, bold=True)], 0
+        )
+        pieces.append(
+            _new_line(group) if k == 0 else Piece(group.text, group.width, group.height, group.draw, s.px(34))
+        )
+    lines = flow(pieces, s.room)
+
+    def draw(img: Image.Image, top: int) -> None:
+        draw_lines(img, lines, s.margin, top)
+
+    return Block(round(lines_height(lines)) + s.px(8), draw)
+
+
+def final_lines(view: View, s: Scale, room: float) -> list[list[Line]]:
+    """Per place, best first: rank, name and total; then the score's breakdown."""
+    out = []
+    winners = set(view.winners or [])
+    big, small = s.font(40), s.font(30)
+    for rank, (seat, cit, bonus, hunger, total, gold) in enumerate(score_rows(view), start=1):
+        nm = fonts.shorten(name(view.players[seat]), big, room * 0.6)
+        head = [word(f"{rank}.", big, INK, bold=True), word(nm, big, INK, bold=True)]
+        head.append(word(f"{total} VP", big, INK, bold=True, space=s.px(30)))
+        if seat in winners:
+            head.append(chip("WINNER", small, GOLD_DARK, (255, 255, 255)))
+        parts = words(
+            f"{cit} citizens + {bonus} for complete cities - {hunger} for hunger; {gold} gold",
+            small,
+            INK_SOFT,
+        )
+        out.append(flow([*head, _new_line(parts[0]), *parts[1:]], room))
+    return out
+
+
+def final_block(view: View, tags: list[str], s: Scale) -> Block:
+    """The final scores, best first, each with its breakdown."""
+    head = _heading("Final scores", s)
+    head_h = round(lines_height(head)) + s.px(8)
+    side = s.px(64)
+    x0 = s.margin + side + s.px(16)
+    places = final_lines(view, s, s.width - x0 - s.margin)
+    gap = s.px(12)
+    heights = [round(lines_height(p)) + gap for p in places]
+    seats = [r[0] for r in score_rows(view)]
+    winners = set(view.winners or [])
+
+    def draw(img: Image.Image, top: int) -> None:
+        draw_lines(img, head, s.margin, top)
+        y = top + head_h
+        for seat, lines, h in zip(seats, places, heights, strict=True):
+            if seat in winners:
+                box = (s.margin - s.px(8), y - gap / 2, s.width - s.margin + s.px(8), y + h - gap / 2)
+                sprites.rounded(img, box, s.px(12), (252, 236, 170))
+            tok = token(seat, tags[seat], side, s.font(30))
+            img.paste(tok, (s.margin, round(y)), tok)
+            draw_lines(img, lines, x0, y)
+            y += h
+
+    return Block(head_h + sum(heights) + s.px(16), draw)

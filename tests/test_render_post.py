@@ -1,0 +1,44 @@
+"""The pictures a move posts: readable on a phone (every text at least 1/36 of the picture's
+width), each with alt text, and only what the spectator may see."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from render import fonts, render_post
+from render.post import WIDTH
+from render.samples import Sample, gallery
+
+SAMPLES = gallery()
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=[s.name for s in SAMPLES])
+def test_every_text_of_every_posted_picture_is_at_least_a_36th_of_its_width(sample: Sample) -> None:
+    fonts.too_small.clear()
+    focus = sample.view.pending[0] if sample.view.pending else None
+    pictures = render_post(sample.view, highlight=sample.highlight, last_move="build farm D13", focus=focus)
+    assert fonts.too_small == [], fonts.too_small[:5]
+    names = [name for name, _, _ in pictures]
+    assert names[0] == "board.png" and names[-1] == "table.png" and 3 <= len(names) <= 4, names
+    for name, png, alt in pictures:
+        img = Image.open(io.BytesIO(png))
+        assert img.format == "PNG" and img.width == WIDTH, (name, img.size)
+        assert 0 < len(alt) <= 1024, (name, len(alt))
+
+
+def test_the_first_close_up_frames_the_last_move() -> None:
+    sample = next(s for s in SAMPLES if s.highlight)
+    pictures = render_post(sample.view, highlight=sample.highlight, last_move="", focus=None)
+    assert pictures[1][0] == "closeup-1.png" and "Last move" in pictures[1][2], pictures[1][2]
+
+
+def test_the_rule_is_kept_when_a_layout_asks_for_less() -> None:
+    fonts.too_small.clear()
+    img = Image.new("RGB", (720, 100))
+    with fonts.picture(720) as least:
+        fonts.text(img, (0, 0), "tiny", 8, (255, 255, 255))
+    assert least == 20 and [(t.text, t.size, t.smallest) for t in fonts.too_small] == [("tiny", 8, 20)]
+    fonts.too_small.clear()
