@@ -7,7 +7,14 @@ mentions, ephemeral or not); buttons carry custom ids that `parse_custom_id` rea
 >>> cid
 'citta:7:12:1:m.prefer_F7_culture'
 >>> parse_custom_id(cid)
-ButtonRef(game=7, version=12, seat=1, action='move', move='prefer F7 culture')
+ButtonRef(game=7, version=12, seat=1, action='move', move='prefer F7 culture', path=(), page=0)
+
+The private panel's steps carry the path chosen so far (a select's id starts ``cittas:``):
+
+>>> step_id(7, 12, 1, ("found", "D13"), page=1, select=2)
+'cittas:7:12:1:p.1.2.found_D13'
+>>> parse_custom_id(step_id(7, 12, 1, ("found", "D13", "from E12")))
+ButtonRef(game=7, version=12, seat=1, action='step', move=None, path=('found', 'D13', 'from E12'), page=0)
 """
 
 from __future__ import annotations
@@ -17,9 +24,12 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 Style = Literal["primary", "secondary", "success", "danger"]
-CUSTOM_ID_TEMPLATE = r"citta:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+|-):(?P<action>[A-Za-z0-9_.]+)"
-_CUSTOM_ID = re.compile(CUSTOM_ID_TEMPLATE)
-ACTIONS = ("join", "leave", "start", "peek", "abandon")
+CUSTOM_ID_TEMPLATE = r"citta:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+|-):(?P<action>[A-Za-z0-9_.-]+)"
+SELECT_TEMPLATE = "cittas" + CUSTOM_ID_TEMPLATE.removeprefix("citta")
+"""The custom ids of select menus (a template of their own: discord.py matches every template)."""
+_CUSTOM_ID = re.compile(r"(?P<kind>cittas?)" + CUSTOM_ID_TEMPLATE.removeprefix("citta"))
+ACTIONS = ("join", "leave", "start", "peek", "abandon", "panel", "close")
+"""``panel``: open the private panel of one's pending decision; ``close``: close that panel."""
 MAX_CUSTOM_ID = 100
 
 
@@ -31,8 +41,12 @@ class ButtonRef:
     version: int
     seat: int | None
     action: str
-    """``move`` or one of `ACTIONS`."""
+    """``move`` (a button on a post), ``confirm`` (the panel's Confirm), ``step`` (a panel step)
+    or one of `ACTIONS`."""
     move: str | None = None
+    path: tuple[str, ...] = ()
+    """``step``: the panel's choices so far (the words of a move; see `bot.service.panel`)."""
+    page: int = 0
 
 
 def custom_id(
@@ -40,11 +54,24 @@ def custom_id(
 ) -> str:
     """The custom id of a button; ValueError when it would not fit Discord's 100 characters."""
     who = "-" if seat is None else str(seat)
-    what = "m." + move.replace(" ", "_") if move is not None else action
-    if action not in (*ACTIONS, "move"):
+    if action not in (*ACTIONS, "move", "confirm"):
         raise ValueError(action)
-    cid = f"citta:{game}:{version}:{who}:{what}"
-    if len(cid) >= MAX_CUSTOM_ID or not _CUSTOM_ID.fullmatch(cid):
+    what = action if move is None else ("c." if action == "confirm" else "m.") + move.replace(" ", "_")
+    return _fits(f"citta:{game}:{version}:{who}:{what}")
+
+
+def step_id(
+    game: int, version: int, seat: int, path: tuple[str, ...], *, page: int = 0, select: int | None = None
+) -> str:
+    """The custom id of a panel step: a button (``select`` None) or the ``select``-th select menu
+    of a page (numbered so that ids stay unique within the message)."""
+    words = "_".join(w.replace(" ", "-") for w in path)
+    kind = "citta" if select is None else "cittas"
+    return _fits(f"{kind}:{game}:{version}:{seat}:p.{page}.{select or 0}.{words}")
+
+
+def _fits(cid: str) -> str:
+    if len(cid) > MAX_CUSTOM_ID or not _CUSTOM_ID.fullmatch(cid):
         raise ValueError(f"custom id does not fit: {cid!r}")
     return cid
 
@@ -60,14 +87,20 @@ def parse_custom_id(cid: str) -> ButtonRef | None:
 def ref_from_match(groups: dict[str, str]) -> ButtonRef | None:
     """A `ButtonRef` from the named groups of `CUSTOM_ID_TEMPLATE`."""
     seat = None if groups["seat"] == "-" else int(groups["seat"])
-    action = groups["action"]
-    if action.startswith("m."):
-        return ButtonRef(
-            int(groups["game"]), int(groups["version"]), seat, "move", action[2:].replace("_", " ")
-        )
+    game, version, action = int(groups["game"]), int(groups["version"]), groups["action"]
+    if action[:2] in ("m.", "c."):
+        kind = "move" if action[0] == "m" else "confirm"
+        return ButtonRef(game, version, seat, kind, action[2:].replace("_", " "))
+    if action.startswith("p."):
+        parts = action[2:].split(".", 2)
+        if len(parts) != 3 or not parts[0].isdigit():
+            return None
+        page, words = parts[0], parts[2]
+        path = tuple(w.replace("-", " ") for w in words.split("_") if w)
+        return ButtonRef(game, version, seat, "step", path=path, page=int(page))
     if action not in ACTIONS:
         return None
-    return ButtonRef(int(groups["game"]), int(groups["version"]), seat, action)
+    return ButtonRef(game, version, seat, action)
 
 
 @dataclass(frozen=True)
@@ -86,6 +119,33 @@ class Button:
 
 
 @dataclass(frozen=True)
+class Option:
+    """One entry of a select menu: ``label`` shown, ``value`` sent back, ``description`` below it."""
+
+    label: str
+    value: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Select:
+    """A select menu (a string select: one value picked of at most 25 options)."""
+
+    custom_id: str
+    placeholder: str
+    options: tuple[Option, ...]
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture of a post, with its alt text (what a sighted player learns from it)."""
+
+    filename: str
+    data: bytes
+    alt: str
+
+
+@dataclass(frozen=True)
 class Message:
     """One Discord message (or interaction reply)."""
 
@@ -97,6 +157,9 @@ class Message:
     """User ids this message may ping (all other mentions are suppressed)."""
     ephemeral: bool = False
     buttons: tuple[Button, ...] = ()
+    pictures: tuple[Picture, ...] = ()
+    """The pictures of a turn post, shown together in one gallery (``image`` stays for a file)."""
+    selects: tuple[Select, ...] = ()
 
     def with_text(self, text: str) -> Message:
         return replace(self, text=text)

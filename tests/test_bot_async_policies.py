@@ -123,7 +123,7 @@ async def test_board_once_a_round_is_posted_only_when_the_round_ends(table: Tabl
         seat = game.pending_seats()[0]
         outcome = await table.svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
         assert outcome.announcement is not None
-        images.append(outcome.announcement.image is not None)
+        images.append(outcome.announcement.pictures != ())
     assert images == [False, True, False, True]
 
 

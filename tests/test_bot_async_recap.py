@@ -38,7 +38,7 @@ async def test_a_recap_across_rounds_and_a_new_year_lists_every_move_and_change_
     last = max(k for k, m in enumerate(moves) if m.seat == watcher)
     since = moves[last + 1 :]
     recap = await svc.recap(PLAYERS[watcher].id, channel=CHANNEL)
-    assert recap.ephemeral and recap.image == PNG
+    assert recap.ephemeral and [p.data for p in recap.pictures] == [PNG]
     assert recap.text.startswith(f"Since your last move ({len(since)} moves)")
     for m in since:
         assert f"`{m.text}`" in recap.text

@@ -49,7 +49,7 @@ async def test_own_last_move_is_taken_back_and_the_table_sees_it_across_a_restar
     row = await svc.storage.open_game(CHANNEL)
     assert row is not None and row.version == 2 and await svc.storage.moves(row.id) == []
     assert start.announcement is not None  # its buttons were made at version 0: the same position
-    ref = parse_custom_id(start.announcement.buttons[0].custom_id)
+    ref = parse_custom_id(start.announcement.buttons[1].custom_id)
     assert ref is not None and ref.move is not None
     again = await svc.play(PLAYERS[seat].id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat)
     assert again.reply.text == f"You played `{ref.move}`."
@@ -131,7 +131,7 @@ async def test_a_button_from_the_undone_position_does_not_play(tmp_path: Path) -
     after = await svc.play(PLAYERS[seat].id, build, channel=CHANNEL)
     await svc.undo(PLAYERS[seat].id, channel=CHANNEL)
     assert after.announcement is not None
-    ref = parse_custom_id(after.announcement.buttons[0].custom_id)
+    ref = parse_custom_id(after.announcement.buttons[1].custom_id)
     assert ref is not None and ref.move is not None and ref.seat == 1 - seat
     with pytest.raises(MoveRefused, match="not your turn"):
         await svc.play(PLAYERS[ref.seat].id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat)

@@ -8,11 +8,22 @@ from pathlib import Path
 import discord
 
 from bot.client.bot import CittaBot, intents
-from bot.client.ui import CittaButton, message_kwargs
-from bot.results import CUSTOM_ID_TEMPLATE, Button, Message, custom_id, parse_custom_id
+from bot.client.ui import CittaButton, CittaSelect, message_kwargs
+from bot.results import (
+    CUSTOM_ID_TEMPLATE,
+    SELECT_TEMPLATE,
+    Button,
+    Message,
+    Option,
+    Picture,
+    Select,
+    custom_id,
+    parse_custom_id,
+    step_id,
+)
 
-COMMANDS = {"new", "play", "board", "status", "log", "score", "rules", "secrets", "resign", "abandon",
-            "settings", "me", "replace", "vacation", "undo", "recap", "export", "add-ai",
+COMMANDS = {"new", "play", "panel", "board", "describe", "status", "log", "score", "rules", "secrets",
+            "resign", "abandon", "settings", "me", "replace", "vacation", "undo", "recap", "export", "add-ai",
             "leaderboard", "stats", "games", "replay"}  # fmt: skip
 
 
@@ -29,6 +40,7 @@ async def test_setup_hook_opens_the_database_loads_commands_and_registers_button
             isinstance(play, discord.app_commands.Command) and play._params["move"].autocomplete is not None
         )
         assert re.compile(CUSTOM_ID_TEMPLATE) in bot._connection._view_store._dynamic_items
+        assert re.compile(SELECT_TEMPLATE) in bot._connection._view_store._dynamic_items
         assert await bot.service.storage.schema_version() >= 1
         assert (tmp_path / "bot.db").exists()
         assert bot.clock_loop.is_running(), "the clock (deadlines, reminders) runs from set-up on"
@@ -70,3 +82,43 @@ def test_custom_ids_stay_under_100_characters_or_are_refused() -> None:
     else:
         raise AssertionError("a custom id of 100 characters or more was made")
     assert len(custom_id(10**9, 10**4, 4, move="bread 3 J10 education")) < 100
+
+
+def test_a_message_with_pictures_is_one_container_of_text_gallery_and_buttons() -> None:
+    cid = custom_id(3, 4, None, "panel")
+    pictures = (
+        Picture("board.png", b"png1", "The board: Ann to play."),
+        Picture("table.png", b"png2", "The table."),
+    )
+    msg = Message("`gold` — Ann takes 2 gold\nNext: <@5>", mentions=(5,), buttons=(Button("🎲", cid),),
+                  pictures=pictures)  # fmt: skip
+    kw = message_kwargs(msg)
+    assert "content" not in kw and kw["allowed_mentions"].to_dict()["users"] == [5]
+    assert [(f.filename, f.description) for f in kw["files"]] == [(p.filename, p.alt) for p in pictures]
+    view = kw["view"]
+    assert isinstance(view, discord.ui.LayoutView)
+    (container,) = view.children
+    text, gallery, row = container.children  # type: ignore[attr-defined]
+    assert isinstance(text, discord.ui.TextDisplay) and text.content == msg.text
+    assert isinstance(gallery, discord.ui.MediaGallery)
+    assert [(i.media.url, i.description) for i in gallery.items] == [
+        ("attachment://board.png", "The board: Ann to play."),
+        ("attachment://table.png", "The table."),
+    ]
+    assert isinstance(row, discord.ui.ActionRow) and isinstance(row.children[0], CittaButton)
+
+
+def test_a_panel_puts_each_select_on_its_own_row_and_the_buttons_below() -> None:
+    options = tuple(Option(f"Hex {k}", f"A{k}", "food +1") for k in range(1, 4))
+    selects = tuple(
+        Select(step_id(3, 4, 1, ("build", "farm"), select=k), "Choose", options) for k in range(2)
+    )
+    msg = Message(
+        "panel", ephemeral=True, selects=selects, buttons=(Button("Close", custom_id(3, 4, 1, "close")),)
+    )
+    view = message_kwargs(msg)["view"]
+    rows = [[c["type"] for c in row["components"]] for row in view.to_components()]
+    assert rows == [[3], [3], [2]], "two select rows, then the row of buttons"
+    first = view.children[0]
+    assert isinstance(first, CittaSelect) and first.ref is not None and first.ref.path == ("build", "farm")
+    assert [o.value for o in first.item.options] == ["A1", "A2", "A3"]

@@ -55,7 +55,9 @@ async def _play_whole_game(tmp_path: Path, n: int, setup: str, rng_seed: int, re
     assert score.text.startswith("Final score")
     for p, s in zip(game.view(None).players, game.scores, strict=True):
         assert f"**{p.name}** {s}" in score.text
-    assert all(o.announcement is None or o.announcement.image == PNG for o in log.outcomes)
+    assert all(
+        o.announcement is None or [p.data for p in o.announcement.pictures] == [PNG] for o in log.outcomes
+    )
     assert len(renderer.calls) >= len(moves) // 2
     await svc.close()
     return log
@@ -116,7 +118,7 @@ async def test_a_failing_renderer_still_posts_the_move_without_a_picture(tmp_pat
 
     svc = await CittaService.open(tmp_path / "b.db", renderer=broken, seeds=lambda: SEED)
     start = await start_game(svc, 2)
-    assert start.announcement is not None and start.announcement.image is None
+    assert start.announcement is not None and start.announcement.pictures == ()
     assert "Next:" in start.announcement.text
     await svc.close()
 
@@ -124,6 +126,6 @@ async def test_a_failing_renderer_still_posts_the_move_without_a_picture(tmp_pat
 async def test_the_real_renderer_draws_the_channel_board(tmp_path: Path) -> None:
     svc = await CittaService.open(tmp_path / "r.db", seeds=lambda: SEED)  # the default renderer
     start = await start_game(svc, 2)
-    assert start.announcement is not None and start.announcement.image is not None
-    assert start.announcement.image.startswith(b"\x89PNG")
+    assert start.announcement is not None and start.announcement.pictures
+    assert all(p.data.startswith(b"\x89PNG") and p.alt for p in start.announcement.pictures)
     await svc.close()

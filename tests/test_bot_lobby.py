@@ -31,7 +31,7 @@ async def test_lobby_lists_players_and_the_host_starts_with_two(svc: CittaServic
     with pytest.raises(NotAllowed, match="Only the host"):
         await svc.start(game, BOB)
     started = await svc.start(game, ANN)
-    assert started.announcement is not None and started.announcement.image == PNG
+    assert started.announcement is not None and [p.data for p in started.announcement.pictures] == [PNG]
     assert "begins" in started.announcement.text and "Next:" in started.announcement.text
     assert {ANN.id, BOB.id} <= set(started.announcement.mentions)
     with pytest.raises(LobbyError, match="already started without you"):
@@ -103,7 +103,7 @@ async def test_status_log_and_score_of_a_running_game(svc: CittaService) -> None
     assert "1. **" in (await svc.log(CHANNEL)).text and "takes 2 gold" in (await svc.log(CHANNEL)).text
     assert (await svc.score(CHANNEL)).text.startswith("Score if the game ended now")
     board = await svc.board(CHANNEL)
-    assert board.image == PNG and board.ephemeral
+    assert [p.data for p in board.pictures] == [PNG] and board.ephemeral
 
 
 def test_display_names_cannot_ping_or_format_and_repeats_are_numbered() -> None:

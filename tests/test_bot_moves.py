@@ -62,7 +62,7 @@ async def test_a_user_without_a_seat_cannot_play_or_press_buttons(svc: CittaServ
     with pytest.raises(NotSeated, match="not playing in this game"):
         await svc.play(OUTSIDER.id, "gold", channel=CHANNEL)
     assert start.announcement is not None
-    ref = parse_custom_id(start.announcement.buttons[0].custom_id)
+    ref = parse_custom_id(start.announcement.buttons[1].custom_id)
     assert ref is not None and ref.move is not None
     with pytest.raises(NotSeated):
         await svc.play(OUTSIDER.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat)
@@ -73,7 +73,7 @@ async def test_a_user_without_a_seat_cannot_play_or_press_buttons(svc: CittaServ
 async def test_a_button_answers_only_the_player_it_was_made_for(svc: CittaService) -> None:
     start = await start_game(svc, 2)
     assert start.announcement is not None
-    ref = parse_custom_id(start.announcement.buttons[0].custom_id)
+    ref = parse_custom_id(start.announcement.buttons[1].custom_id)
     assert ref is not None and ref.seat is not None and ref.move is not None
     other = PLAYERS[1 - ref.seat]
     with pytest.raises(NotAllowed, match=f"This button is for {PLAYERS[ref.seat].name}"):
@@ -85,7 +85,7 @@ async def test_double_click_applies_one_move_and_tells_the_other_it_was_already_
 ) -> None:
     start = await start_game(svc, 2)
     assert start.announcement is not None
-    ref = parse_custom_id(start.announcement.buttons[0].custom_id)
+    ref = parse_custom_id(start.announcement.buttons[1].custom_id)
     assert ref is not None and ref.seat is not None and ref.move == "gold"
     user = PLAYERS[ref.seat].id
 

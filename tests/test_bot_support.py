@@ -38,6 +38,12 @@ class FakeRenderer:
         self.threads.add(threading.get_ident())
         return PNG
 
+    def post(
+        self, view: View, *, highlight: list[str], last_move: str, focus: int | None
+    ) -> list[tuple[str, bytes, str]]:
+        """The post's pictures: here the one fake PNG, its alt text naming the last move."""
+        return [("board.png", self(view, highlight=highlight), f"The board. Last move: {last_move}")]
+
 
 MIDNIGHT = 1_699_920_000  # 2023-11-14 00:00 UTC
 HOUR = 3600

@@ -18,8 +18,8 @@ async def lobby_refusal(fake: FakeDiscord, rec: InteractionRecord) -> str:
     """A lobby button acknowledges the click, then answers a refusal privately."""
     [note] = await rec.wait_followups(1)
     assert rec.response_type == 6 and note.ephemeral and note.recipient is rec.user
-    assert note.content.startswith("⚠️"), note.content
-    return note.content
+    assert note.text.startswith("⚠️"), note.text
+    return note.text
 
 
 async def test_commands_without_a_game_in_the_channel_say_how_to_start_one(
@@ -63,7 +63,7 @@ async def test_bad_moves_and_wrong_players_are_refused_privately_and_change_noth
         assert "not started yet" in await refusal(fake, await fake.slash(alice, "citta play", move="gold"))
         assert "not started yet" in await refusal(fake, await fake.slash(alice, "citta board"))
         await fake.click(lobby, join, bob)
-        await fake.wait_for(lambda: bob.mention in lobby.content)
+        await fake.wait_for(lambda: bob.mention in lobby.text)
         started = await fake.click(lobby, start, alice)
         first = await table.begin(await announcement(fake, started))
         [user] = table.pending()

@@ -24,7 +24,7 @@ async def _open(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) -> FakeMessag
     lobby = await (await fake.slash(alice, "citta new")).wait_message()
     join, start = (next(c for c in lobby.custom_ids if c.endswith(a)) for a in (":join", ":start"))
     await fake.click(lobby, join, bob)
-    await fake.wait_for(lambda: bob.mention in lobby.content)
+    await fake.wait_for(lambda: bob.mention in lobby.text)
     return await announcement(fake, await fake.click(lobby, start, alice), timeout=30)
 
 
@@ -44,7 +44,7 @@ async def _restart_long_after(fake: FakeDiscord, db: str) -> None:
 
 
 def _posts(fake: FakeDiscord, prefix: str) -> list[FakeMessage]:
-    return [m for m in posts_after(fake, 0) if m.content.startswith(prefix)]
+    return [m for m in posts_after(fake, 0) if m.text.startswith(prefix)]
 
 
 async def _first_move(fake: FakeDiscord, start: FakeMessage) -> tuple[FakeUser, str]:
@@ -86,13 +86,13 @@ async def test_a_kill_at_any_step_of_a_move_loses_nothing_and_doubles_nothing(
     if not stored:  # the move never reached the database: it is simply played again
         assert not _posts(fake, f"`{move}`")
         again = await _play(fake, mover, move)
-        assert (await again.wait_message()).content.startswith(f"You played `{move}`.")
+        assert (await again.wait_message()).text.startswith(f"You played `{move}`.")
     else:  # the move counted: it is announced (once), and a retry is told so
         text = await refusal(fake, await _play(fake, mover, move))
         assert "was already made" in text and "counts" in text, text
     post = await fake.wait_for(lambda: next(iter(_posts(fake, f"`{move}`")), None), timeout=30)
     other = bob if mover is alice else alice
-    assert next_mentions(post) == [other.id] and other.id in post.pinged, post.content
+    assert next_mentions(post) == [other.id] and other.id in post.pinged, post.text
     await fake.wait_for(lambda: _outbox(db) == {"sent"}, timeout=30)
     await second.close()
     assert len(_posts(fake, f"`{move}`")) == 1, "the move is announced exactly once"

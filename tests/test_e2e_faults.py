@@ -29,7 +29,7 @@ def quick_retries() -> AsyncIterator[None]:
 
 
 def _posts_of(fake: FakeDiscord, move: str, channel: object = None) -> list[FakeMessage]:
-    return [m for m in posts_after(fake, 0, channel) if m.content.startswith(f"`{move}`")]  # type: ignore[arg-type]
+    return [m for m in posts_after(fake, 0, channel) if m.text.startswith(f"`{move}`")]  # type: ignore[arg-type]
 
 
 async def _table(fake: FakeDiscord, bot: object) -> Table:
@@ -82,26 +82,22 @@ async def test_a_missing_permission_is_told_privately_and_posts_resume_once_gran
         await fake.deny(fake.channel, "attach_files")
         user, move = await _some_move(table)
         rec = await fake.slash(user, "citta play", move=move)  # type: ignore[arg-type]
-        assert (await answer(fake, rec)).content.startswith(f"You played `{move}`.")
-        note = await fake.wait_for(
-            lambda: next((m for m in rec.messages if "Attach Files" in m.content), None)
-        )
-        assert note.ephemeral and note.recipient is user and "nothing is lost" in note.content, note.content
+        assert (await answer(fake, rec)).text.startswith(f"You played `{move}`.")
+        note = await fake.wait_for(lambda: next((m for m in rec.messages if "Attach Files" in m.text), None))
+        assert note.ephemeral and note.recipient is user and "nothing is lost" in note.text, note.text
         host_dm = await fake.wait_for(
-            lambda: next((m for m in fake.dms(alice) if "Attach Files" in m.content), None)
+            lambda: next((m for m in fake.dms(alice) if "Attach Files" in m.text), None)
         )
-        assert f"<#{fake.channel.id}>" in host_dm.content
+        assert f"<#{fake.channel.id}>" in host_dm.text
         assert not _posts_of(fake, move), "nothing is posted without the permission"
         status = await fake.slash(alice, "citta status")
-        assert (
-            status.original is not None and "lack the **Attach Files** permission" in status.original.content
-        )
+        assert status.original is not None and "lack the **Attach Files** permission" in status.original.text
         await fake.allow_perms(fake.channel, "attach_files")  # the bot hears of it (CHANNEL_UPDATE)
         post = await fake.wait_for(lambda: next(iter(_posts_of(fake, move)), None), timeout=10)
         assert post.attachment("board.png")
         await bot.deliverer.settle()
         assert len(_posts_of(fake, move)) == 1
-        assert len([m for m in fake.dms(alice) if "Attach Files" in m.content]) == 1, "the host is told once"
+        assert len([m for m in fake.dms(alice) if "Attach Files" in m.text]) == 1, "the host is told once"
     fake.check()
 
 

@@ -38,8 +38,8 @@ async def test_two_players_play_a_whole_game_with_slash_commands_and_buttons(
         await table.check_final_score(bob)
         status = await fake.slash(alice, "citta status")
         assert status.ephemeral and status.original is not None
-        assert "The game is over" in status.original.content
-    public = [m for m in fake.messages() if not m.content.startswith(HISTORY_POSTS)]
+        assert "The game is over" in status.original.text
+    public = [m for m in fake.messages() if not m.text.startswith(HISTORY_POSTS)]
     assert len(public) == 2 + len(table.played), "the lobby, the start and one message per move"
     fake.check()
 
@@ -63,10 +63,10 @@ class ScriptedPlayer:
         fake, seen = self.table.fake, 0
         while True:
             msg = await fake.wait_for_message(
-                lambda m: self.user.id in next_mentions(m) or OVER in m.content, after=seen, timeout=60
+                lambda m: self.user.id in next_mentions(m) or OVER in m.text, after=seen, timeout=60
             )
             seen = msg.seq
-            if OVER in msg.content:
+            if OVER in msg.text:
                 return
             # Autocomplete offers nothing when the message is older than one posted before it (not my
             # turn any more). A refused move is tried again, as a player would (see the races tests).
@@ -90,12 +90,12 @@ class ScriptedPlayer:
         if reply.custom_ids:  # a warning: play it anyway
             rec = await fake.click(reply, reply.custom_ids[0], self.user)
             reply = await answer(fake, rec)
-        if reply.content.startswith(WARNING):
+        if reply.text.startswith(WARNING):
             return False
-        assert reply.content.startswith(f"You played `{move}`."), reply.content
+        assert reply.text.startswith(f"You played `{move}`."), reply.text
         self.moves.append(move)
         msg = await announcement(fake, rec, move)
-        assert msg.content.startswith(f"`{move}` — "), msg.content
+        assert msg.text.startswith(f"`{move}` — "), msg.text
         board_of(msg)
         assert set(next_mentions(msg)) <= msg.pinged
         return True
@@ -119,12 +119,12 @@ async def test_five_scripted_players_play_a_whole_game_at_the_same_time(
             assert [m for s, m in record if s == seat] == p.moves, f"{p.user}'s moves, in order"
         assert Game.replay(game.record()).snapshot() == game.snapshot()
         rec = await fake.slash(users[3], "citta score")
-        assert rec.original is not None and rec.original.content.startswith("Final score")
+        assert rec.original is not None and rec.original.text.startswith("Final score")
         for p, score in zip(game.view(None).players, game.scores, strict=True):
-            assert f"**{p.name}** {score}" in rec.original.content
-    public = [m for m in fake.messages() if not m.content.startswith(HISTORY_POSTS)]
+            assert f"**{p.name}** {score}" in rec.original.text
+    public = [m for m in fake.messages() if not m.text.startswith(HISTORY_POSTS)]
     final = public[-1]
-    assert OVER in final.content and final.custom_ids == [] and board_of(final)
+    assert OVER in final.text and final.custom_ids == [] and board_of(final)
     pinged = set().union(*(m.pinged for m in public))
     assert pinged == {u.id for u in users}, "everyone was asked to play"
     assert len(public) == 2 + len(record), "the lobby, the start and one message per move"

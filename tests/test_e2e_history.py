@@ -23,7 +23,7 @@ HOUR = 3600
 
 
 def _post(fake: FakeDiscord, start: str) -> FakeMessage | None:
-    return next((m for m in posts_after(fake, 0) if m.content.startswith(start)), None)
+    return next((m for m in posts_after(fake, 0) if m.text.startswith(start)), None)
 
 
 async def _finished_game(fake: FakeDiscord, bot: CittaBot, host: FakeUser, others: list[FakeUser],
@@ -35,7 +35,7 @@ async def _finished_game(fake: FakeDiscord, bot: CittaBot, host: FakeUser, other
     game_id = int(join.split(":")[1])
     for user in others:
         await fake.click(lobby, join, user)
-        await fake.wait_for(lambda u=user: u.mention in lobby.content)
+        await fake.wait_for(lambda u=user: u.mention in lobby.text)
     await (await fake.slash(host, "citta add-ai", level=level)).wait_message()
     await announcement(fake, await fake.click(lobby, start, host))
     options = {"deadline": 1, "policy": "computer", "level": "random", "board": "round"}
@@ -54,7 +54,7 @@ async def _finished_game(fake: FakeDiscord, bot: CittaBot, host: FakeUser, other
     replay = await fake.wait_for(lambda: _post(fake, f"🎞️ Game {game_id}, replayed"), 60)
     posts = posts_after(fake, 0)
     final = posts[posts.index(scoring) - 1]
-    assert "The game is over" in final.content or final.content.endswith("…"), final.content
+    assert "The game is over" in final.text or final.text.endswith("…"), final.text
     return game_id, final, replay
 
 
@@ -70,7 +70,7 @@ async def _private(fake: FakeDiscord, user: FakeUser, command: str, **options: o
     rec = await fake.slash(user, command, **options)
     msg = await answer(fake, rec) if rec.deferred else rec.original
     assert msg is not None and msg.ephemeral and msg.recipient is user, (command, rec)
-    assert len(msg.content) <= 2000
+    assert len(msg.text) <= 2000
     return msg
 
 
@@ -82,24 +82,24 @@ async def test_two_finished_games_make_a_history_that_the_commands_show(
     async with citta_bot(fake, tmp_path / "citta.db", seed=21) as bot:
         first, final, replay = await _finished_game(fake, bot, alice, [bob], "strong")
         frames = _gif_frames(replay, first)
-        assert frames >= 30 and f"({frames} frames)" in replay.content
+        assert frames >= 30 and f"({frames} frames)" in replay.text
         second, _, replay2 = await _finished_game(fake, bot, bob, [], "basic")
         assert _gif_frames(replay2, second) >= 30
 
         board = await _private(fake, alice, "citta leaderboard")
-        assert board.content.startswith("🏆 **Leaderboard**"), board.content
+        assert board.text.startswith("🏆 **Leaderboard**"), board.text
         for name in ("Alice", "Bob", "Computer (strong)", "Computer (basic)"):
-            assert f"**{name}**" in board.content, (name, board.content)
-        assert board.content.count("← you") == 1
+            assert f"**{name}**" in board.text, (name, board.text)
+        assert board.text.count("← you") == 1
 
         mine = await _private(fake, alice, "citta stats")
-        assert "**Alice**" in mine.content and "1 game," in mine.content and "Rating" in mine.content
+        assert "**Alice**" in mine.text and "1 game," in mine.text and "Rating" in mine.text
         theirs = await _private(fake, alice, "citta stats", player=bob)
-        assert "**Bob**" in theirs.content and "2 games" in theirs.content, theirs.content
+        assert "**Bob**" in theirs.text and "2 games" in theirs.text, theirs.text
 
         games = await _private(fake, bob, "citta games")
-        assert games.content.index(f"**Game {second}**") < games.content.index(f"**Game {first}**")
-        assert f"https://discord.com/channels/{fake.guild_id}/{fake.channel.id}/{final.id}" in games.content
+        assert games.text.index(f"**Game {second}**") < games.text.index(f"**Game {first}**")
+        assert f"https://discord.com/channels/{fake.guild_id}/{fake.channel.id}/{final.id}" in games.text
 
         latest = await _private(fake, alice, "citta replay")
         assert _gif_frames(latest, second) >= 30

@@ -10,7 +10,7 @@ from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.fixtures import fake_discord
 from test_e2e_support import Table, board_of, citta_bot
 
-from render import render_board
+from render import render_post
 
 __all__ = ["fake_discord"]
 
@@ -25,9 +25,10 @@ def polled_cards(table: Table, user: FakeUser) -> list[str]:
 
 
 def public_texts(fake: FakeDiscord) -> list[str]:
-    """Everything anyone in the channel can read: contents and button labels."""
+    """Everything anyone in the channel can read: texts, button labels, the pictures' alt texts."""
     msgs = fake.messages()
-    return [m.text for m in msgs] + [c.get("label", "") for m in msgs for c in m.all_components()]
+    alts = [a.description or "" for m in msgs for a in m.attachments]
+    return [m.text for m in msgs] + [c.get("label", "") for m in msgs for c in m.all_components()] + alts
 
 
 async def poll(table: Table, user: FakeUser, *, last: bool = False) -> FakeMessage:
@@ -38,13 +39,15 @@ async def poll(table: Table, user: FakeUser, *, last: bool = False) -> FakeMessa
 
 
 async def check_board_hides(table: Table, msg: FakeMessage, user: FakeUser) -> None:
-    """The channel board shows the spectator's view: drawing ``user``'s view would differ."""
+    """The channel's pictures show the spectator's view: the table drawn for ``user`` would differ."""
     row = await table.bot.service.storage.game(table.game_id)
     assert row is not None
+    board_of(msg)
     seen_by_user = await asyncio.to_thread(
-        render_board, table.game.view(table.seat(user)), highlight=row.highlight
+        render_post, table.game.view(table.seat(user)), highlight=row.highlight
     )
-    assert board_of(msg) != seen_by_user, "the polled cards would be visible on the board"
+    posted = {a.filename: a.data for a, _ in msg.gallery()}
+    assert posted["table.png"] != seen_by_user[-1][1], "the polled cards would be visible on the table"
 
 
 async def test_polled_cards_reach_only_the_poller_by_dm_or_by_the_private_fallback(
@@ -63,9 +66,9 @@ async def test_polled_cards_reach_only_the_poller_by_dm_or_by_the_private_fallba
         alices = polled_cards(table, alice)
         assert len(alices) == 2
         [dm] = fake.dms(alice)
-        assert dm.content.startswith(f"La Città (game {table.game_id}): You polled the people")
-        assert all(card in dm.content for card in alices), (alices, dm.content)
-        assert "📪" not in msg.content and not any(c.endswith(":peek") for c in msg.custom_ids)
+        assert dm.text.startswith(f"La Città (game {table.game_id}): You polled the people")
+        assert all(card in dm.text for card in alices), (alices, dm.text)
+        assert "📪" not in msg.text and not any(c.endswith(":peek") for c in msg.custom_ids)
         await check_board_hides(table, msg, alice)
 
         # Zoe (DMs closed) polls other cards: the DM fails, the channel says so without the cards
@@ -75,27 +78,27 @@ async def test_polled_cards_reach_only_the_poller_by_dm_or_by_the_private_fallba
         zoes = polled_cards(table, zoe)
         assert zoes and set(zoes) != set(alices)
         assert fake.dms(zoe) == []
-        assert f"📪 {zoe.mention}: I could not send you a direct message" in msg.content
+        assert f"📪 {zoe.mention}: I could not send you a direct message" in msg.text
         assert zoe.id in msg.pinged
         await check_board_hides(table, msg, zoe)
         [peek] = [c for c in msg.all_components() if c.get("label") == "Show my peek"]
         shown = await fake.click(msg, peek["custom_id"], zoe)
         private = await shown.wait_message()
         assert shown.ephemeral and private.recipient is zoe
-        assert all(card in private.content for card in zoes), (zoes, private.content)
+        assert all(card in private.text for card in zoes), (zoes, private.text)
 
         # The same button shows anyone else only their own information.
         other = await (await fake.click(msg, peek["custom_id"], alice)).wait_message()
         assert other.ephemeral and other.recipient is alice
-        assert all(card in other.content for card in alices)
-        assert not any(card in other.content for card in set(zoes) - set(alices))
+        assert all(card in other.text for card in alices)
+        assert not any(card in other.text for card in set(zoes) - set(alices))
         outsider = await fake.click(msg, peek["custom_id"], bob)
-        assert "not playing" in (await outsider.wait_message()).content
+        assert "not playing" in (await outsider.wait_message()).text
 
         # /citta secrets tells the same, privately.
         rec = await fake.slash(zoe, "citta secrets")
         assert rec.ephemeral and rec.original is not None
-        assert all(card in rec.original.content for card in zoes)
+        assert all(card in rec.original.text for card in zoes)
 
         # Nothing public (texts, button labels) gives the cards away; the voice is still hidden.
         assert table.game.view(None).voice[1:] == [None, None, None]

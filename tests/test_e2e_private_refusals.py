@@ -52,6 +52,7 @@ async def test_no_command_refuses_in_public(fake_discord: FakeDiscord, tmp_path:
         # No game in the channel.
         seen = await _refused(fake, [
             (alice, "citta play", {"move": "gold"}), (alice, "citta board", {}), (alice, "citta status", {}),
+            (alice, "citta panel", {}), (alice, "citta describe", {}), (alice, "citta board", {"full": True}),
             (alice, "citta log", {}), (alice, "citta score", {}), (alice, "citta secrets", {}),
             (alice, "citta resign", {}), (alice, "citta abandon", {}), (alice, "citta undo", {}),
             (alice, "citta recap", {}), (alice, "citta export", {}), (alice, "citta add-ai", {}),
@@ -65,7 +66,7 @@ async def test_no_command_refuses_in_public(fake_discord: FakeDiscord, tmp_path:
         lobby = await (await fake.slash(alice, "citta new")).wait_message()
         join = next(c for c in lobby.custom_ids if c.endswith(":join"))
         await fake.click(lobby, join, bob)
-        await fake.wait_for(lambda: bob.mention in lobby.content)
+        await fake.wait_for(lambda: bob.mention in lobby.text)
         seen |= await _refused(fake, [
             (bob, "citta new", {}), (bob, "citta add-ai", {"level": "random"}),
             (bob, "citta settings", {"deadline": 4}), (erin, "citta abandon", {}),
@@ -73,9 +74,10 @@ async def test_no_command_refuses_in_public(fake_discord: FakeDiscord, tmp_path:
         # A running game: erin is not playing.
         start = next(c for c in lobby.custom_ids if c.endswith(":start"))
         await announcement(fake, await fake.click(lobby, start, alice))
-        await fake.wait_for(lambda: "— started" in lobby.content)
+        await fake.wait_for(lambda: "— started" in lobby.text)
         seen |= await _refused(fake, [
             (erin, "citta play", {"move": "gold"}), (erin, "citta secrets", {}), (erin, "citta resign", {}),
+            (erin, "citta panel", {}),
             (erin, "citta undo", {}), (erin, "citta vacation", {"days": 1}), (erin, "citta recap", {}),
             (alice, "citta add-ai", {}), (bob, "citta replace", {"old": alice, "new": erin}),
             (erin, "citta replay", {}), (alice, "citta replay", {"game": 1}),
@@ -93,8 +95,8 @@ async def test_add_ai_answers_the_host_privately_and_posts_the_lobby_in_public(
         await (await fake.slash(alice, "citta new")).wait_message()
         rec = await fake.slash(alice, "citta add-ai", level="random")
         answer = await rec.wait_message()
-        assert answer.ephemeral, answer.content
-        assert answer.content == "🤖 Computer 1 (random) joins the lobby.", answer.content
+        assert answer.ephemeral, answer.text
+        assert answer.text == "🤖 Computer 1 (random) joins the lobby.", answer.text
         posted = await fake.wait_for(lambda: next(iter(posts_after(fake, rec.id)), None))
-        assert "🤖 Computer 1 (random)" in posted.content and posted.custom_ids, posted.content
+        assert "🤖 Computer 1 (random)" in posted.text and posted.custom_ids, posted.text
     fake.check()

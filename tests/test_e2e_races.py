@@ -18,13 +18,13 @@ async def one_of_them_plays(table: Table, user: FakeUser, recs: list[Interaction
     """Exactly one of ``recs`` made its move (checked as usual); the others were refused privately."""
     fake, before = table.fake, len(table.fake.messages())
     replies = [await answer(fake, r) for r in recs]
-    made = [(r, m) for r, m in zip(recs, replies, strict=True) if m.content.startswith("You played")]
-    assert len(made) == 1, [m.content for m in replies]
+    made = [(r, m) for r, m in zip(recs, replies, strict=True) if m.text.startswith("You played")]
+    assert len(made) == 1, [m.text for m in replies]
     [(winner, reply)] = made
     for rec in recs:
         if rec is not winner:
-            assert "already made" in await refusal(fake, rec) or "not your turn" in rec.messages[0].content
-    move = reply.content.split("`")[1]
+            assert "already made" in await refusal(fake, rec) or "not your turn" in rec.messages[0].text
+    move = reply.text.split("`")[1]
     await table.check_move(await announcement(fake, winner), table.seat(user), move, reply)
     assert len(fake.messages()) == before + 1, "one channel message for the one move"
     return move
@@ -88,7 +88,7 @@ async def test_simultaneous_decisions_of_five_players_are_all_accepted(
         pending, version = table.pending(), await table.version()
         moves = {u: (await table.choices(u))[0] for u in pending}
         plays = await asyncio.gather(*(fake.slash(u, "citta play", move=m) for u, m in moves.items()))
-        replies = [(await answer(fake, rec)).content for rec in plays]
+        replies = [(await answer(fake, rec)).text for rec in plays]
         for rec, text in zip(plays, replies, strict=True):
             if text.startswith("You played"):
                 await announcement(fake, rec)
@@ -110,13 +110,13 @@ async def test_undo_sent_twice_at_once_takes_back_one_move(fake_discord: FakeDis
                 user, next(m for m in await table.choices(user, "build") if m.startswith("build"))
             )
         undos = await asyncio.gather(*(fake.slash(alice, "citta undo") for _ in range(2)))
-        replies = sorted([(await answer(fake, r)).content for r in undos])
+        replies = sorted([(await answer(fake, r)).text for r in undos])
         assert replies[0].startswith("Taken back:"), replies
         assert replies[1] == "⚠️ That move was already taken back.", replies
         stored = await table.stored()
         assert stored.record().moves == table.played[:1], "one move taken back, not two"
         await bot.deliverer.settle()
-        assert len([m for m in fake.messages() if "took back" in m.content]) == 1
+        assert len([m for m in fake.messages() if "took back" in m.text]) == 1
     fake.check()
 
 
@@ -130,23 +130,23 @@ async def test_joins_and_starts_pressed_at_once_tell_each_presser_what_happened(
         lobby = await (await fake.slash(alice, "citta new", players=3)).wait_message()
         join = next(c for c in lobby.custom_ids if c.endswith(":join"))
         clicks = await asyncio.gather(fake.click(lobby, join, bob), fake.click(lobby, join, carol))
-        await fake.wait_for(lambda: "— started" in lobby.content)
+        await fake.wait_for(lambda: "— started" in lobby.text)
         assert all(not r.followups for r in clicks), "nobody is told the lobby changed under them"
         start = await announcement(fake, clicks[0])
-        assert all(u.mention in start.content for u in (alice, bob, carol))
+        assert all(u.mention in start.text for u in (alice, bob, carol))
         # A host who presses Start three times at once (in another channel): one game starts, and
         # the two other presses are told it has started with them in it.
         thread = await fake.add_thread("second-table")
         lobby = await (await fake.slash(alice, "citta new", channel=thread)).wait_message()
         join, go = (next(c for c in lobby.custom_ids if c.endswith(a)) for a in (":join", ":start"))
         await fake.click(lobby, join, bob)
-        await fake.wait_for(lambda: bob.mention in lobby.content)
+        await fake.wait_for(lambda: bob.mention in lobby.text)
         presses = await asyncio.gather(*(fake.click(lobby, go, alice) for _ in range(3)))
         await announcement(fake, presses[0])
         await fake.wait_for(lambda: sum(len(r.followups) for r in presses) >= 2)
-        notes = [m.content for r in presses for m in r.followups if m.ephemeral]
+        notes = [m.text for r in presses for m in r.followups if m.ephemeral]
         assert sorted(notes) == ["⚠️ The game has already started, and you are in it (seat 1)."] * 2, notes
         await asyncio.sleep(0.3)
-        starts = [m for m in fake.messages(thread) if " begins (" in m.content]
+        starts = [m for m in fake.messages(thread) if " begins (" in m.text]
         assert len(starts) == 1, "one start announcement"
     fake.check()

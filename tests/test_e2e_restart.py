@@ -21,7 +21,7 @@ async def snapshot(table: Table) -> tuple[bytes, str, str]:
     status = await fake.slash(alice, "citta status")
     log = await fake.slash(alice, "citta log", n=50)
     assert status.original is not None and log.original is not None and status.ephemeral and log.ephemeral
-    return board_of(board), status.original.content, log.original.content
+    return board_of(board), status.original.text, log.original.text
 
 
 async def test_a_restarted_bot_continues_the_game_and_answers_the_old_buttons(
@@ -40,7 +40,7 @@ async def test_a_restarted_bot_continues_the_game_and_answers_the_old_buttons(
     async with citta_bot(fake, db, seed=SEED) as bot:
         table = Table(fake, bot, game_id=int(join.split(":")[1]))
         await fake.click(lobby, join, bob)
-        await fake.wait_for(lambda: bob.mention in lobby.content)
+        await fake.wait_for(lambda: bob.mention in lobby.text)
         first = await table.begin(await announcement(fake, await fake.click(lobby, start, alice)))
         for _ in range(9):
             await table.play_randomly(rnd, table.pending()[0], buttons=0.5)

@@ -25,9 +25,9 @@ from bot.client.bot import CittaBot
 from bot.results import parse_custom_id
 from bot.service.workers import ThreadWorkers
 from engine import Game
-from render import render_board
+from render import render_post
 
-BOARD_WIDTH = 1400  # the bot's default width
+PICTURE_WIDTH = 1080  # every picture of a turn post
 START_LINE = re.compile(r"<@(\d+)> as ([^,.]+)")
 NEXT_LINE = re.compile(r"^Next: (.*)$", re.MULTILINE)
 WARNING = "⚠️"
@@ -50,15 +50,18 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 
 def board_of(msg: FakeMessage) -> bytes:
-    att = msg.attachment("board.png")
-    assert att.data.startswith(b"\x89PNG"), "the board is a PNG"
-    assert att.width == BOARD_WIDTH, att.width
+    """The overview of the board in a turn post's gallery (each picture there has its alt text)."""
+    pictures = msg.gallery()
+    assert pictures and all(alt for _, alt in pictures), "every picture has its alt text"
+    att = pictures[0][0]
+    assert att.filename == "board.png" and att.data.startswith(b"\x89PNG"), "the board is a PNG"
+    assert att.width == PICTURE_WIDTH, att.width
     return att.data
 
 
 def next_mentions(msg: FakeMessage) -> list[int]:
     """The user ids of the ``Next: …`` line ([] when there is none)."""
-    m = NEXT_LINE.search(msg.content)
+    m = NEXT_LINE.search(msg.text)
     return [int(u) for u in re.findall(r"<@(\d+)>", m.group(1))] if m else []
 
 
@@ -86,7 +89,7 @@ async def announcement(
 
     def post() -> FakeMessage | None:
         after = posts_after(fake, rec.id, rec.channel)
-        return next((m for m in after if move is None or m.content.startswith(f"`{move}`")), None)
+        return next((m for m in after if move is None or m.text.startswith(f"`{move}`")), None)
 
     found: FakeMessage = await fake.wait_for(post, timeout)
     return found
@@ -96,9 +99,9 @@ async def refusal(fake: FakeDiscord, rec: InteractionRecord) -> str:
     """The private ⚠️ answer to an interaction that changed nothing."""
     msg = await answer(fake, rec) if rec.deferred else rec.original
     assert msg is not None and msg.ephemeral and msg.recipient is rec.user, rec
-    assert msg.content.startswith(WARNING), msg.content
+    assert msg.text.startswith(WARNING), msg.text
     assert not any(not m.ephemeral for m in rec.messages), "a refused request posts nothing in public"
-    return msg.content
+    return msg.text
 
 
 @dataclass
@@ -121,24 +124,24 @@ class Table:
         """``/citta new``, Join by ``others``, Start by the host; returns the start announcement."""
         rec = await self.fake.slash(host, "citta new", channel=self.channel, **options)
         lobby = await rec.wait_message()
-        assert not lobby.ephemeral and lobby.content.startswith("**La Città** — new game"), lobby.content
+        assert not lobby.ephemeral and lobby.text.startswith("**La Città** — new game"), lobby.text
         join, start = (next(c for c in lobby.custom_ids if c.endswith(a)) for a in (":join", ":start"))
         self.game_id = int(join.split(":")[1])
         for k, user in enumerate(others, start=2):
             click = await self.fake.click(lobby, join, user)
             assert click.response_type == 6  # acknowledged silently; the lobby message is edited
-            await self.fake.wait_for(lambda u=user: u.mention in lobby.content)
-            assert f"{k}. {user.mention}" in lobby.content
+            await self.fake.wait_for(lambda u=user: u.mention in lobby.text)
+            assert f"{k}. {user.mention}" in lobby.text
         if options.get("players") != 1 + len(others):  # else the last Join started the game
             click = await self.fake.click(lobby, start, host)
         msg = await announcement(self.fake, click)
-        await self.fake.wait_for(lambda: "— started" in lobby.content)
+        await self.fake.wait_for(lambda: "— started" in lobby.text)
         return await self.begin(msg)
 
     async def begin(self, msg: FakeMessage) -> FakeMessage:
         """Check the start announcement; take the seats from it and the shadow game from the bot."""
-        assert msg.content.startswith(f"**La Città** game {self.game_id} begins"), msg.content
-        ids = [int(u) for u, _ in START_LINE.findall(msg.content)]
+        assert msg.text.startswith(f"**La Città** game {self.game_id} begins"), msg.text
+        ids = [int(u) for u, _ in START_LINE.findall(msg.text)]
         by_id = {u.id: u for u in self.fake.users}
         self.players = [by_id[i] for i in ids]
         assert msg.pinged >= set(ids), "the start pings every player"
@@ -206,10 +209,10 @@ class Table:
     async def settle(self, user: FakeUser, rec: InteractionRecord, move: str) -> FakeMessage:
         reply = await answer(self.fake, rec)
         if reply.custom_ids:  # a warning about a wasteful move: play it anyway
-            assert reply.content.startswith(WARNING) and len(reply.custom_ids) == 1, reply.content
+            assert reply.text.startswith(WARNING) and len(reply.custom_ids) == 1, reply.text
             rec = await self.fake.click(reply, reply.custom_ids[0], user)
             reply = await answer(self.fake, rec)
-        assert reply.content.startswith(f"You played `{move}`."), reply.content
+        assert reply.text.startswith(f"You played `{move}`."), reply.text
         msg = await announcement(self.fake, rec, move)
         await self.check_move(msg, self.seat(user), move, reply)
         return msg
@@ -238,53 +241,58 @@ class Table:
         """The announcement of ``move``: its summary, the board, who is next; and the private reply."""
         events = self.game.play(seat, move)
         self.played.append((seat, move))
-        first, *_ = msg.content.splitlines()
-        assert first.startswith(f"`{move}` — "), msg.content
+        first, *_ = msg.text.splitlines()
+        assert first.startswith(f"`{move}` — "), msg.text
         public = [e.text.strip() for e in events if e.private_to is None and e.text.strip()]
         private = [e.text.strip() for e in events if e.private_to == seat]
         others = [e.text.strip() for e in events if e.private_to not in (None, seat)]
-        if "…" not in msg.content:  # a very long summary is cut; all of it is in /citta log
+        if "…" not in msg.text:  # a very long summary is cut; all of it is in /citta log
             for text in public:
-                assert text in msg.content, (text, msg.content)
+                assert text in msg.text, (text, msg.text)
         elif public:
-            assert public[0][:40] in msg.content
+            assert public[0][:40] in msg.text
         for text in private:
-            assert text not in msg.content, "private information in a channel message"
-            assert text in reply.content, "the player sees their own private information"
+            assert text not in msg.text, "private information in a channel message"
+            assert text in reply.text, "the player sees their own private information"
         for text in others:  # e.g. the next player's only possible move, played for them, drew a card
-            assert text not in msg.content, "private information in a channel message"
-            assert text not in reply.content.replace(f"You played `{move}`.", ""), "another's secret"
+            assert text not in msg.text, "private information in a channel message"
+            assert text not in reply.text.replace(f"You played `{move}`.", ""), "another's secret"
         await self.check_board(msg)
         self.check_next(msg)
         self.last = msg
 
     def check_next(self, msg: FakeMessage) -> None:
         expected = [u.id for u in self.pending()]
-        assert next_mentions(msg) == expected, (msg.content, expected)
+        assert next_mentions(msg) == expected, (msg.text, expected)
         if expected:
             assert set(expected) <= msg.pinged, "the next players are pinged"
             assert msg.pinged <= {u.id for u in self.players}
         else:
-            assert self.game.is_over and "The game is over" in msg.content, msg.content
+            assert self.game.is_over and "The game is over" in msg.text, msg.text
 
     async def check_board(self, msg: FakeMessage) -> None:
+        """The post's pictures: the spectator view of the current position, as the renderer draws it."""
         data = board_of(msg)
         size = await asyncio.to_thread(png_size, data)
         if self.exact_boards:
             row = await self.bot.service.storage.game(self.game_id)
             assert row is not None
             spectator = self.game.view(None)
-            expected = await asyncio.to_thread(render_board, spectator, highlight=row.highlight)
-            assert data == expected, "the channel board is the spectator view of the current position"
+            pending = self.game.pending_seats()
+            expected = await asyncio.to_thread(
+                render_post, spectator, highlight=row.highlight, focus=pending[0] if pending else None
+            )
+            posted = [(a.filename, a.data) for a, _ in msg.gallery()]
+            assert posted == [(name, png) for name, png, _ in expected], "the spectator view of the position"
         else:
-            assert size[0] == BOARD_WIDTH and size[1] > BOARD_WIDTH // 2, size
+            assert size[0] == PICTURE_WIDTH and size[1] > PICTURE_WIDTH // 2, size
 
     async def check_final_score(self, user: FakeUser) -> str:
         """``/citta score`` after the end: the shadow game's final scores, privately."""
         assert self.game.is_over and self.game.scores is not None
         rec = await self.fake.slash(user, "citta score", channel=self.channel)
         assert rec.ephemeral and rec.original is not None
-        text = rec.original.content
+        text = rec.original.text
         assert text.startswith("Final score"), text
         for p, score in zip(self.game.view(None).players, self.game.scores, strict=True):
             assert f"**{p.name}** {score}" in text, (p.name, score, text)

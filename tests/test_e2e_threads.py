@@ -58,9 +58,9 @@ async def test_a_locked_thread_pauses_the_game_like_a_deleted_channel(
         await fake.archive(thread, locked=True)
         assert cid is not None, "the start message has a button for the first player"
         rec = await fake.click(table.last, cid, user)  # type: ignore[arg-type]
-        assert (await answer(fake, rec)).content.startswith("You played")
-        note = await fake.wait_for(lambda: next((m for m in rec.messages if "paused" in m.content), None))
-        assert note.ephemeral and "the thread is archived and locked" in note.content, note.content
+        assert (await answer(fake, rec)).text.startswith("You played")
+        note = await fake.wait_for(lambda: next((m for m in rec.messages if "paused" in m.text), None))
+        assert note.ephemeral and "the thread is archived and locked" in note.text, note.text
         row = await bot.service.storage.game(table.game_id)
         assert row is not None and row.paused == "the thread is archived and locked"
         assert [f for f in fake.error_responses if "50083" in f[3]], "Discord refused the post"

@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.client.delivery import Deliverer, blocked_text
-from bot.client.ui import CittaButton, reply
+from bot.client.ui import CittaButton, CittaSelect, reply
 from bot.errors import CittaError
 from bot.results import Message, Outcome
 from bot.service.core import CittaService, Renderer, default_renderer
@@ -92,7 +92,7 @@ class CittaBot(commands.Bot):
         self.tree.error(self.on_app_command_error)
         for ext in EXTENSIONS:
             await self.load_extension(ext)
-        self.add_dynamic_items(CittaButton)
+        self.add_dynamic_items(CittaButton, CittaSelect)
         self.clock_loop.start()
         self._spawn(self._start_up())
         if self.sync_commands:

@@ -35,6 +35,7 @@ from datetime import UTC, datetime
 import aiohttp
 import discord
 
+from bot.client.layout import posted_text, text_of
 from bot.client.ui import message_kwargs
 from bot.results import DirectMessage, Message
 from bot.storage import envelope
@@ -213,7 +214,7 @@ class Deliverer:
         """Send the channel message (or find it, if an earlier try got through); its id, -1 when
         Discord refused it for good."""
         if row.tried_at is not None:  # an earlier try may have got through before a crash
-            found = await self._find(row.channel, msg.text, since=row.tried_at - CLOCK_SKEW)
+            found = await self._find(row.channel, posted_text(msg), since=row.tried_at - CLOCK_SKEW)
             if found is not None:
                 log.info("Outbox %s was posted before a restart (message %s)", row.id, found)
                 return found
@@ -247,7 +248,7 @@ class Deliverer:
         after = discord.Object(discord.utils.time_snowflake(datetime.fromtimestamp(since, UTC)))
         try:
             async for m in self.client.get_partial_messageable(channel).history(limit=HISTORY, after=after):
-                if me is not None and m.author.id == me.id and m.content == text[:2000]:
+                if me is not None and m.author.id == me.id and text_of(m) == text:
                     return m.id
         except discord.HTTPException:
             log.warning("Could not read channel %s's last messages", channel, exc_info=True)
@@ -268,7 +269,7 @@ class Deliverer:
             return "Send Messages or Attach Files"
         perms = channel.permissions_for(channel.guild.me)
         send = "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
-        wanted = ["view_channel", send, *(["attach_files"] if msg.image is not None else [])]
+        wanted = ["view_channel", send, *(["attach_files"] if msg.image is not None or msg.pictures else [])]
         missing = [NEEDED[p] for p in wanted if not getattr(perms, p)]
         return " and ".join(missing) or "Send Messages or Attach Files"
 

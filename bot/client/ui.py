@@ -8,26 +8,30 @@ on any message, also after a restart. Callbacks only translate the click into a 
 
 from __future__ import annotations
 
-import io
 import logging
 import re
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
+from bot.client import layout
 from bot.errors import CittaError
-from bot.results import CUSTOM_ID_TEMPLATE, Button, ButtonRef, Message, Outcome, User, parse_custom_id
+from bot.results import (
+    CUSTOM_ID_TEMPLATE,
+    SELECT_TEMPLATE,
+    Button,
+    ButtonRef,
+    Message,
+    Outcome,
+    Select,
+    User,
+    parse_custom_id,
+)
 
 if TYPE_CHECKING:
     from bot.service.core import CittaService
 
 log = logging.getLogger(__name__)
-STYLES = {
-    "primary": discord.ButtonStyle.primary,
-    "secondary": discord.ButtonStyle.secondary,
-    "success": discord.ButtonStyle.success,
-    "danger": discord.ButtonStyle.danger,
-}
 
 
 def service_of(interaction: discord.Interaction[Any]) -> CittaService:
@@ -39,29 +43,18 @@ def user_of(interaction: discord.Interaction[Any]) -> User:
     return User(interaction.user.id, interaction.user.display_name)
 
 
-def make_view(buttons: tuple[Button, ...]) -> discord.ui.View | None:
-    """A view of `CittaButton`s (no timeout: the custom ids carry everything)."""
-    if not buttons:
-        return None
-    view = discord.ui.View(timeout=None)
-    for b in buttons[:25]:
-        view.add_item(CittaButton(b))
-    return view
-
-
 def message_kwargs(msg: Message) -> dict[str, Any]:
-    """Keyword arguments for ``send`` / ``followup.send``: content, image, buttons, pings."""
-    kw: dict[str, Any] = {
-        "content": msg.text[:2000],
-        "allowed_mentions": discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(u) for u in msg.mentions]
-        ),
-    }
-    if msg.image is not None:
-        kw["file"] = discord.File(io.BytesIO(msg.image), filename=msg.filename)
-    view = make_view(msg.buttons)
-    if view is not None:
-        kw["view"] = view
+    """Keyword arguments for ``send`` / ``followup.send`` (`bot.client.layout`), with our items."""
+    return layout.message_kwargs(msg, CittaButton, CittaSelect)
+
+
+def edit_kwargs(msg: Message) -> dict[str, Any]:
+    """Keyword arguments to replace a message (a private panel) by ``msg``."""
+    kw = message_kwargs(msg)
+    kw.setdefault("view", None)
+    kw.setdefault("content", None)
+    files = [kw.pop("file")] if "file" in kw else kw.pop("files", [])
+    kw["attachments"] = files
     return kw
 
 
@@ -102,7 +95,9 @@ class CittaButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTO
 
     def __init__(self, button: Button) -> None:
         super().__init__(
-            discord.ui.Button(label=button.label, custom_id=button.custom_id, style=STYLES[button.style])
+            discord.ui.Button(
+                label=button.label, custom_id=button.custom_id, style=layout.STYLES[button.style]
+            )
         )
         self.ref: ButtonRef | None = parse_custom_id(button.custom_id)
 
@@ -124,8 +119,40 @@ class CittaButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTO
             await reply_error(interaction, e)
 
 
+class CittaSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+    """The private panel's select menus: the option picked is the next word of a move."""
+
+    def __init__(self, select: Select) -> None:
+        options = [discord.SelectOption(label=o.label, value=o.value, description=o.description or None)
+                   for o in select.options]  # fmt: skip
+        super().__init__(
+            discord.ui.Select(custom_id=select.custom_id, placeholder=select.placeholder, options=options)
+        )
+        self.ref: ButtonRef | None = parse_custom_id(select.custom_id)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> CittaSelect:
+        return cls(Select(match.string, "", ()))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        values = self.item.values
+        if self.ref is None or len(values) != 1:
+            await interaction.response.send_message("This menu is no longer used.", ephemeral=True)
+            return
+        from bot.client import panel  # the panel's handlers use this module's replies
+
+        await panel.choose(interaction, self.ref, str(values[0]))
+
+
 async def press(interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
     """Carry out a button press (each branch defers before any slow work)."""
+    from bot.client import panel  # the panel's handlers use this module's replies
+
+    if ref.action in panel.HANDLERS:
+        await panel.HANDLERS[ref.action](interaction, ref)
+        return
     svc, user = service_of(interaction), user_of(interaction)
     if ref.action in ("join", "leave", "start"):
         await interaction.response.defer()  # acknowledges; we edit the lobby message below

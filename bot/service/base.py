@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Protocol, TypeVar, cast
 
 from bot.errors import NoGame, NotSeated
-from bot.results import Outcome, Post
+from bot.results import Outcome, Picture, Post
 from bot.service.workers import ThreadWorkers, Workers
 from bot.storage.rows import GameRow, SeatRow
 from bot.storage.sqlite import Storage
@@ -24,14 +24,39 @@ ATTEMPTS = 3
 S = TypeVar("S", bound="ServiceBase")
 
 
+PictureData = tuple[str, bytes, str]
+"""A picture as the renderer gives it: file name, PNG, alt text."""
+
+
 class Renderer(Protocol):
-    def __call__(self, view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes: ...
+    def __call__(self, view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes:
+        """The full poster of the board and table (for large screens)."""
+        ...
+
+    def post(
+        self, view: View, *, highlight: list[str], last_move: str, focus: int | None
+    ) -> list[PictureData]:
+        """The pictures of a turn post, each readable on a phone, with their alt texts."""
+        ...
 
 
-def default_renderer(view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes:
-    """`render.render_board`, imported on first use."""
-    render_board = cast(Renderer, importlib.import_module("render").render_board)
-    return render_board(view, highlight=highlight, width=width)
+class DefaultRenderer:
+    """`render.render_board` and `render.render_post`, imported on first use (in a worker)."""
+
+    def __call__(self, view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes:
+        render_board = importlib.import_module("render").render_board
+        return cast(bytes, render_board(view, highlight=highlight, width=width))
+
+    def post(
+        self, view: View, *, highlight: list[str], last_move: str, focus: int | None
+    ) -> list[PictureData]:
+        render_post = importlib.import_module("render").render_post
+        return cast(
+            list[PictureData], render_post(view, highlight=highlight, last_move=last_move, focus=focus)
+        )
+
+
+default_renderer = DefaultRenderer()
 
 
 class ServiceBase:
@@ -109,6 +134,21 @@ class ServiceBase:
             return outcome
         post = Post(row.channel, outcome.announcement)
         return outcome.stored(await self.storage.enqueue(row.id, [post], self.now()))
+
+    async def pictures(
+        self, view: View, highlight: list[str], *, last_move: str = "", focus: int | None = None
+    ) -> tuple[Picture, ...]:
+        """The pictures of a post, drawn by a worker; none (and a log line) if drawing fails."""
+        if self.renderer is None:
+            return ()
+        try:
+            drawn = await self.workers.call(
+                self.renderer.post, view, highlight=highlight, last_move=last_move, focus=focus
+            )
+        except Exception:
+            log.exception("Drawing the pictures failed; posting without them")
+            return ()
+        return tuple(Picture(name, data, alt) for name, data, alt in drawn)
 
     async def render(self, view: View, highlight: list[str]) -> bytes | None:
         """The board PNG, drawn by a worker; None (and a log line) if it fails."""

@@ -185,9 +185,14 @@ class CommitMixin(EndingMixin):
         users = {s.seat: s.user_id for s in seats}
         names = {s.seat: s.name for s in seats}
         nxt, pinged = summary.next_line(game, users)
+        pending, view = game.pending_seats(), game.view(None)
+        pictures = () if lit is None else await self.pictures(
+            view, lit, last_move=body.replace("`", ""), focus=pending[0] if pending else None
+        )  # fmt: skip
+        numbers = summary.numbers_line(view, pending)
         return Message(
-            f"{body}\n{nxt}" if nxt else body,
-            image=None if lit is None else await self.render(game.view(None), lit),
+            "\n".join(t for t in (body, nxt, numbers) if t),
+            pictures=pictures,
             mentions=pinged,
             buttons=summary.decision_buttons(game, game_id, version, names),
         )

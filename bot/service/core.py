@@ -14,11 +14,13 @@ from bot.errors import AlreadyMade, CittaError, MoveRefused, NoGame, NotAllowed
 from bot.results import Button, Choice, Message, Outcome, User, custom_id
 from bot.service import clock, summary
 from bot.service.absence import AbsenceMixin
+from bot.service.access import AccessMixin
 from bot.service.archive import ArchiveMixin
 from bot.service.base import ATTEMPTS, Renderer, ServiceBase, default_renderer, log
 from bot.service.choices import choices_for
 from bot.service.commit import CommitMixin, Made, stage
 from bot.service.lobby import LobbyMixin
+from bot.service.panel import PanelMixin
 from bot.service.recap import RecapMixin
 from bot.service.reminders import TickMixin
 from bot.service.rules_help import rules_text
@@ -26,7 +28,6 @@ from bot.service.settings import SettingsMixin
 from bot.service.undo import UndoMixin
 from bot.storage.rows import GameRow, SeatRow
 from engine import Action, Game, IllegalMove, MalformedMove
-from engine.cities import city_at, room
 
 __all__ = ["CittaService", "Renderer", "ServiceBase", "default_renderer"]
 
@@ -61,8 +62,10 @@ def _tag(seat: SeatRow, now: int) -> str:
 
 
 class CittaService(
+    AccessMixin,
     ArchiveMixin,
     LobbyMixin,
+    PanelMixin,
     SettingsMixin,
     AbsenceMixin,
     TickMixin,
@@ -129,7 +132,7 @@ class CittaService(
                 action, _ = game.check(me.seat, text)
             except IllegalMove as e:
                 raise await self._refusal(row, game, me, text, e) from None
-            if not confirmed and (warning := self._warning(game, action)):
+            if not confirmed and (warning := summary.waste_warning(game, action)):
                 cid = custom_id(row.id, row.version, me.seat, move=str(action))
                 button = Button(f"Play {action} anyway", cid, "danger")
                 return Outcome(reply=Message(warning, ephemeral=True, buttons=(button,)), game=row.id)
@@ -155,22 +158,6 @@ class CittaService(
                 f"and counts. {waiting}".strip()
             )
         return MoveRefused(str(error))
-
-    @staticmethod
-    def _warning(game: Game, action: Action) -> str | None:
-        """A warning for a legal move that wastes something (rules §5.5 Golden Times)."""
-        if action.verb != "golden" or action.hex is None or action.n is None:
-            return None
-        city = city_at(game.state, action.hex)
-        if city is None:
-            return None
-        fits = min(action.n, room(city), game.state.supply_citizens)
-        if fits >= action.n:
-            return None
-        return (
-            f"⚠️ Only {fits} of the {action.n} citizens fit in {city.name} (its limit), but you pay for "
-            f"{action.n}. Press the button to play `{action}` anyway, or choose another move."
-        )
 
     async def choices(self, channel: int, user_id: int, typed: str) -> list[Choice]:
         """Autocomplete for ``/citta play``: the user's legal moves fitting ``typed`` (max 25)."""
@@ -210,13 +197,23 @@ class CittaService(
         due = f"\nTime is up for {', '.join(ends)}." if ends else ""
         return Message(f"{head}\n{nxt[:-1]} — waiting since <t:{row.updated_at}:R>.{due}", ephemeral=True)
 
-    async def board(self, channel: int) -> Message:
-        """The current board (spectator view) with the last move highlighted."""
+    async def board(self, channel: int, *, full: bool = False) -> Message:
+        """The current board (spectator view) with the last move highlighted: the phone
+        pictures, or with ``full`` the whole detailed poster for a large screen."""
         row = await self._game_row(channel, None, active=False)
         if row.snapshot is None:
             raise NoGame("The game has not started yet: there is no board to show.")
-        view = self._restore(row).view(None)
-        return Message(f"{summary.when(view)}.", image=await self.render(view, row.highlight), ephemeral=True)
+        game = self._restore(row)
+        view = game.view(None)
+        text = f"{summary.when(view)}."
+        if full:
+            return Message(text, image=await self.render(view, row.highlight), ephemeral=True)
+        moves = await self.storage.moves(row.id, 1)
+        last = f"{moves[-1].text} — {moves[-1].summary}" if moves else ""
+        pending = game.pending_seats()
+        focus = pending[0] if pending else None
+        pictures = await self.pictures(view, row.highlight, last_move=last, focus=focus)
+        return Message(text, pictures=pictures, ephemeral=True)
 
     async def log(self, channel: int, last: int = 10) -> Message:
         """The last ``last`` moves with what they did (public events only)."""

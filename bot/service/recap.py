@@ -76,13 +76,14 @@ class RecapMixin(CommitMixin):
         mine = [k for k, m in enumerate(moves) if m.seat == me.seat and not m.auto]
         since = moves[mine[-1] + 1 :] if mine else moves
         view = self._restore(row).view(None)
-        image = await self.render(view, row.highlight)
+        last = f"{moves[-1].text} — {moves[-1].summary}" if moves else ""
+        pictures = await self.pictures(view, row.highlight, last_move=last, focus=me.seat)
         if not since:
-            return Message("Nothing has happened since your last move.", image=image, ephemeral=True)
+            return Message("Nothing has happened since your last move.", pictures=pictures, ephemeral=True)
         what = "your last move" if mine else "the start"
         head = f"Since {what} ({count(len(since), 'move')}):"
         body = fit([head, *recap_lines(since, {s.seat: s for s in seats})])
-        return Message(body, image=image, ephemeral=True)
+        return Message(body, pictures=pictures, ephemeral=True)
 
     async def export(self, *, channel: int) -> Message:
         """The game record as a JSON file (the seed only once the game has ended)."""

@@ -10,12 +10,14 @@ from collections.abc import Iterable, Sequence
 
 from bot.results import Button, custom_id
 from engine import Action, Event, Game, View
-from engine.cities import area_map, city_at, hex_food
+from engine.cities import area_map, city_at, hex_food, room
 from engine.describe import describe
 
 SUMMARY_LIMIT = 1500
 BUTTON_LABEL_LIMIT = 80
 BUTTONS_PER_SEAT = 5
+MAX_BUTTONS = 25
+PANEL_LABEL = "🎲 Make my move"
 PHASES = {
     "setup": "castle placement",
     "relocation": "relocation",
@@ -94,6 +96,23 @@ def next_line(game: Game, users: dict[int, int]) -> tuple[str, tuple[int, ...]]:
     return "Next: " + "; ".join(parts) + ".", tuple(users[s] for s in seats if users[s] > 0)
 
 
+def numbers_line(view: View, seats: Sequence[int]) -> str:
+    """The numbers that matter to the players asked now: gold, food for citizens, action cards.
+
+    >>> from engine import Game
+    >>> numbers_line(Game.new(["Ann", "Bob"], seed=1).view(None), [0])
+    'Ann: 1 gold · food 6 for 8 citizens (2 short) · 3 action cards'
+    """
+    parts = []
+    for seat in seats:
+        p = view.players[seat]
+        short = p.citizens - p.food
+        food = f"food {p.food} for {count(p.citizens, 'citizen')}"
+        food += f" ({short} short)" if short > 0 else ""
+        parts.append(f"{p.name}: {p.gold} gold · {food} · {count(p.action_cards, 'action card')}")
+    return "\n".join(parts)
+
+
 def _label(text: str, prefix: str) -> str:
     label = prefix + text
     return label if len(label) <= BUTTON_LABEL_LIMIT else label[: BUTTON_LABEL_LIMIT - 1] + "…"
@@ -114,11 +133,12 @@ def _candidates(game: Game, seat: int) -> list[Action]:
 
 
 def decision_buttons(game: Game, game_id: int, version: int, names: dict[int, str]) -> tuple[Button, ...]:
-    """Buttons for the pending decisions, at most one row of 5 per seat, each for its seat only."""
+    """The 🎲 button that opens a player's private panel (every move by taps), then quick
+    buttons for the pending decisions: at most 5 per seat, each for its seat only, 25 in all."""
     if game.is_over:
         return ()
     seats = game.pending_seats()
-    buttons: list[Button] = []
+    buttons: list[Button] = [Button(PANEL_LABEL, custom_id(game_id, version, None, "panel"), "success")]
     for seat in seats:
         prefix = f"{names[seat]}: " if len(seats) > 1 else ""
         row: list[Button] = []
@@ -129,6 +149,8 @@ def decision_buttons(game: Game, game_id: int, version: int, names: dict[int, st
                 cid = custom_id(game_id, version, seat, move=str(a))
             except ValueError:
                 continue  # too long for a button: type it with /citta play
+            if len(buttons) + len(row) >= MAX_BUTTONS:
+                break
             label = _label(describe(game, seat, a), prefix)
             row.append(Button(label, cid, "secondary" if a.verb in ("gold", "pass") else "primary"))
         buttons.extend(row)
@@ -170,3 +192,19 @@ def standings(view: View) -> str:
         lines.append(f"**{p.name}** {score}{crown} ({detail}; {p.gold} gold)")
     head = "Final score" if final else "Score if the game ended now"
     return f"{head}:\n" + "\n".join(lines)
+
+
+def waste_warning(game: Game, action: Action) -> str | None:
+    """A warning for a legal move that wastes something (rules §5.5 Golden Times)."""
+    if action.verb != "golden" or action.hex is None or action.n is None:
+        return None
+    city = city_at(game.state, action.hex)
+    if city is None:
+        return None
+    fits = min(action.n, room(city), game.state.supply_citizens)
+    if fits >= action.n:
+        return None
+    return (
+        f"⚠️ Only {fits} of the {action.n} citizens fit in {city.name} (its limit), but you pay for "
+        f"{action.n}. Press the button to play `{action}` anyway, or choose another move."
+    )

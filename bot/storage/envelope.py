@@ -3,12 +3,18 @@
 The service layer stores every announcement with the change it announces; the delivery task
 reads it back here. A post is either a change to a game (``outcome``: the channel message,
 the DMs, and the "Show my peek" button for those whose DM failed) or a plain message with
-DMs and a fallback line.
+DMs and a fallback line. A message's pictures are stored one after the other in the blob, the
+payload saying each one's name, alt text and size (a row stored before pictures existed has
+its one image there, and keeps loading).
 
 >>> from bot.results import DirectMessage, Message, Post
 >>> post = Post(7, Message("hi", mentions=(3,)), (DirectMessage(3, "psst"),), "see DMs")
 >>> payload, image = dump(post)
 >>> load(7, payload, image) == post
+True
+>>> pics = (Picture("board.png", b"PNG1", "the board"), Picture("table.png", b"PNG22", "the table"))
+>>> post = Post(7, Message("turn", pictures=pics))
+>>> load(7, *dump(post)) == post
 True
 """
 
@@ -17,7 +23,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.results import Button, DirectMessage, Message, Outcome, Post
+from bot.results import Button, DirectMessage, Message, Outcome, Picture, Post
 
 
 def _button(b: Button) -> dict[str, str]:
@@ -25,12 +31,28 @@ def _button(b: Button) -> dict[str, str]:
 
 
 def _message(m: Message) -> dict[str, Any]:
-    return {
+    data = {
         "text": m.text,
         "filename": m.filename,
         "mentions": list(m.mentions),
         "buttons": [_button(b) for b in m.buttons],
     }
+    if m.pictures:
+        data["pictures"] = [{"filename": p.filename, "alt": p.alt, "size": len(p.data)} for p in m.pictures]
+    return data
+
+
+def _blob(m: Message) -> bytes | None:
+    """What is stored apart from the payload: the pictures one after the other, or the file."""
+    return b"".join(p.data for p in m.pictures) if m.pictures else m.image
+
+
+def _pictures(listed: list[dict[str, Any]], blob: bytes | None) -> tuple[Picture, ...]:
+    out, at = [], 0
+    for p in listed:
+        out.append(Picture(p["filename"], (blob or b"")[at : at + p["size"]], p["alt"]))
+        at += p["size"]
+    return tuple(out)
 
 
 def _load_button(d: dict[str, Any]) -> Button:
@@ -38,9 +60,14 @@ def _load_button(d: dict[str, Any]) -> Button:
 
 
 def _load_message(d: dict[str, Any], image: bytes | None) -> Message:
+    if "pictures" in d:
+        pictures, image = _pictures(d["pictures"], image), None
+    else:
+        pictures = ()
     return Message(
         d["text"],
         image=image,
+        pictures=pictures,
         filename=d["filename"],
         mentions=tuple(d["mentions"]),
         buttons=tuple(_load_button(b) for b in d["buttons"]),
@@ -59,7 +86,7 @@ def dump(post: Post) -> tuple[str, bytes | None]:
         data["outcome"] = {"game": post.outcome.game}
         if post.outcome.peek_button is not None:
             data["outcome"]["peek_button"] = _button(post.outcome.peek_button)
-    return json.dumps(data), None if message is None else message.image
+    return json.dumps(data), None if message is None else _blob(message)
 
 
 def load(channel: int, payload: str, image: bytes | None) -> Post:

@@ -37,7 +37,7 @@ LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in level
 
 @app_commands.guild_only()
 class Citta(commands.GroupCog, group_name="citta", group_description="Play La Città in this channel"):
-    """``/citta new|play|board|status|log|score|rules|secrets|resign|abandon``, the commands of
+    """``/citta new|play|panel|board|describe|status|log|score|rules|secrets|resign|abandon``, the commands of
     asynchronous play: ``settings|me|replace|vacation|undo|recap|export|add-ai``, and the
     server's history: ``leaderboard|stats|games|replay|me forget``."""
 
@@ -81,10 +81,24 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
         choices = await service_of(interaction).choices(_channel(interaction), interaction.user.id, current)
         return [app_commands.Choice(name=c.name, value=c.value) for c in choices]
 
-    @app_commands.command(description="Show the board")
-    async def board(self, interaction: Interaction) -> None:
+    @app_commands.command(description="Make your move by taps: a private panel of your pending decision")
+    async def panel(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await reply(interaction, await service_of(interaction).board(_channel(interaction)))
+        await reply(
+            interaction, await service_of(interaction).my_panel(interaction.user.id, _channel(interaction))
+        )
+
+    @app_commands.command(description="Show the board (pictures for a phone, or the full poster)")
+    @app_commands.describe(full="the whole detailed poster in one picture, for a large screen")
+    async def board(self, interaction: Interaction, full: bool = False) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await reply(interaction, await service_of(interaction).board(_channel(interaction), full=full))
+
+    @app_commands.command(description="The whole position in words (for screen readers)")
+    async def describe(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        for msg in await service_of(interaction).describe(_channel(interaction)):
+            await reply(interaction, msg)
 
     @app_commands.command(description="Year, phase and round; who we wait for, and since when")
     async def status(self, interaction: Interaction) -> None:

@@ -1,0 +1,28 @@
+"""``/citta describe``: the whole position in words, for players who use a screen reader (the
+pictures of every post also carry alt text, drawn with them: `render.alt`)."""
+
+from __future__ import annotations
+
+from bot.errors import NoGame
+from bot.results import Message
+from bot.service.base import ServiceBase
+from engine import View
+
+
+def position_words(view: View) -> list[str]:
+    """`render.alt.describe_position` (imported where it runs: in a worker)."""
+    from render.alt import describe_position
+
+    return describe_position(view)
+
+
+class AccessMixin(ServiceBase):
+    async def describe(self, channel: int) -> list[Message]:
+        """The spectator's view of this channel's game in words: one private message or more,
+        each within Discord's 2000 characters."""
+        row = await self._game_row(channel, None, active=False)
+        if row.snapshot is None:
+            raise NoGame("The game has not started yet: there is no position to describe.")
+        view = self._restore(row).view(None)
+        texts = await self.workers.call(position_words, view)
+        return [Message(text, ephemeral=True) for text in texts]

@@ -1,0 +1,251 @@
+"""The private panel: every legal move by taps — what to do, then which, then where, then confirm.
+
+A move's notation is read as a path of words (``build`` → ``farm`` → ``D13``; ``found`` →
+``D13`` → ``from E12``). The panel of a path offers the next words of every legal move that
+starts with it, so every legal move — every kind, building, tier and hex — is reachable, and
+nothing illegal is ever offered. A step with one possible word is taken at once. A complete
+move is shown with what it does and a Confirm button (its custom id carries the game version,
+so a stale or repeated Confirm is answered, never played twice).
+
+Discord's limits shape the page: at most 25 options a select, 5 rows a message, so a page
+holds up to `SELECTS_PER_PAGE` selects (100 options) and a row of buttons (back, pages, close).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.errors import NotAllowed
+from bot.results import Button, Message, Option, Select, custom_id, step_id
+from bot.service import summary
+from bot.service.base import ServiceBase
+from engine import Action, Game
+from engine.cities import city_at
+from engine.describe import describe
+
+OPTIONS_PER_SELECT = 25
+SELECTS_PER_PAGE = 4
+PER_PAGE = OPTIONS_PER_SELECT * SELECTS_PER_PAGE
+LABEL_LIMIT = 100
+VERBS = {
+    "castle": "Place a starting castle",
+    "gold": "Take 2 gold",
+    "found": "Found a city",
+    "build": "Build a small building",
+    "palace": "Palace (politics card)",
+    "university": "University (politics card)",
+    "hospital": "Hospital (politics card)",
+    "bath": "Public Bath (politics card)",
+    "cathedral": "Cathedral (politics card)",
+    "master": "Master Builder (politics card)",
+    "golden": "Golden Times (politics card)",
+    "bread": "Bread and Games (politics card)",
+    "harvest": "Rich Harvest (politics card)",
+    "poll": "Polling the People",
+    "pass": "Pass: draw a politics card",
+    "first": "Which city takes first",
+    "prefer": "Choose a service",
+    "demolish": "Choose buildings to demolish",
+    "starve": "Choose citizens who leave",
+}
+
+
+def words(action: Action) -> tuple[str, ...]:
+    """The path of a move: its notation's words, ``from`` kept with the hex it names.
+
+    >>> words(Action.parse("found I9 from L11")), words(Action.parse("build farm D13"))
+    (('found', 'I9', 'from L11'), ('build', 'farm', 'D13'))
+    """
+    out: list[str] = []
+    for w in str(action).split():
+        if out and out[-1] == "from":
+            out[-1] = f"from {w}"
+        else:
+            out.append(w)
+    return tuple(out)
+
+
+def _cut(text: str, limit: int = LABEL_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+@dataclass(frozen=True)
+class Step:
+    """Where a panel stands: the path (after the steps taken at once), what comes next."""
+
+    path: tuple[str, ...]
+    nexts: dict[str, list[Action]]
+    """The next words, in the engine's order, each with the legal moves it leads to."""
+    move: Action | None
+    """The move the path spells, when it is complete."""
+
+
+def step(moves: Sequence[Action], path: Sequence[str]) -> Step:
+    """The step at ``path`` (taking at once any step with a single possible word)."""
+    paths = [(a, words(a)) for a in moves]
+    here = tuple(path)
+    while True:
+        nexts: dict[str, list[Action]] = {}
+        move = None
+        for a, w in paths:
+            if w[: len(here)] == here:
+                if len(w) == len(here):
+                    move = a
+                else:
+                    nexts.setdefault(w[len(here)], []).append(a)
+        if move is None and len(nexts) == 1:
+            here = (*here, next(iter(nexts)))
+            continue
+        return Step(here, nexts, move)
+
+
+def back_of(moves: Sequence[Action], path: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The path one real choice back (skipping steps that had one word), None at the top."""
+    if not path:
+        return None
+    back = path[:-1]
+    while (
+        back
+        and len({w[len(back)] for w in map(words, moves) if w[: len(back)] == back and len(w) > len(back)})
+        < 2
+    ):
+        back = back[:-1]
+    return back
+
+
+def _place(game: Game, hex_label: str) -> str:
+    city = city_at(game.state, hex_label)
+    return f"{hex_label} · {city.name}" if city is not None else hex_label
+
+
+def option_label(game: Game, path: tuple[str, ...], word: str) -> str:
+    """How the next word ``word`` after ``path`` is shown."""
+    if not path:
+        return VERBS.get(word, word)
+    verb = path[0]
+    if word.isdigit():
+        unit = {"golden": "citizen", "bread": "notable", "poll": "card"}.get(verb, "")
+        if verb == "poll":
+            return f"Card {word}"
+        return f"{word} {unit}{'' if word == '1' else 's'}".strip()
+    if word.startswith("from "):
+        return f"Citizen from {_place(game, word[5:])}"
+    if word[0].isupper():
+        return _place(game, word)
+    return word.capitalize()
+
+
+def option_description(game: Game, seat: int, leads_to: list[Action]) -> str:
+    """What picking an option does: the move's effect when it completes one, else how many
+    moves it leads to."""
+    if len(leads_to) == 1:
+        text = describe(game, seat, leads_to[0])
+        return _cut(text.split(" — ", 1)[1] if " — " in text else text)
+    return f"{len(leads_to)} possible moves"
+
+
+def panel_message(game: Game, game_id: int, version: int, seat: int, path: Sequence[str], page: int,
+                  note: str = "", warning: str | None = None) -> Message:  # fmt: skip
+    """The panel of ``seat`` at ``path`` (page ``page``), as a private message."""
+    moves = game.legal_moves(seat)
+    head = [f"🎲 **Your move** (game {game_id}) — {summary.when(game.view(seat))}."]
+    if note:
+        head.insert(0, note)
+    if not moves:
+        return Message("\n".join([*head[:-1], "Nothing is asked of you right now."]), ephemeral=True)
+    head.append(f"You are asked to {summary.asked(game, seat)}.")
+    at = step(moves, path)
+    if at.move is None and not at.nexts:
+        at = step(moves, ())  # a path no legal move takes (any more): start again
+    back = back_of(moves, at.path)
+    close = Button("Close", custom_id(game_id, version, seat, "close"), "secondary")
+    back_button = (
+        () if back is None else (Button("◀ Back", step_id(game_id, version, seat, back), "secondary"),)
+    )
+    if at.move is not None and not at.nexts:
+        text = describe(game, seat, at.move)
+        body = [*head, f"**Play `{at.move}`?**", text.split(" — ", 1)[1] if " — " in text else ""]
+        if warning:
+            body.append(warning)
+        confirm_id = custom_id(game_id, version, seat, "confirm", str(at.move))
+        confirm = Button(f"✅ Play {at.move}"[:80], confirm_id, "success")
+        return Message(
+            "\n".join(b for b in body if b), ephemeral=True, buttons=(confirm, *back_button, close)
+        )
+    chosen = f"Chosen so far: `{' '.join(at.path)}`." if at.path else "What do you do?"
+    options = list(at.nexts.items())
+    pages = max(1, -(-len(options) // PER_PAGE))
+    page = min(max(0, page), pages - 1)
+    shown = options[page * PER_PAGE : (page + 1) * PER_PAGE]
+    selects = []
+    for k in range(0, len(shown), OPTIONS_PER_SELECT):
+        chunk = shown[k : k + OPTIONS_PER_SELECT]
+        labels = [option_label(game, at.path, w) for w, _ in chunk]
+        placeholder = labels[0] if len(chunk) == 1 else f"{labels[0]} … {labels[-1]}"
+        selects.append(
+            Select(
+                step_id(game_id, version, seat, at.path, page=page, select=k // OPTIONS_PER_SELECT),
+                _cut(f"Choose: {placeholder}", 150),
+                tuple(
+                    Option(_cut(label), w, option_description(game, seat, leads))
+                    for label, (w, leads) in zip(labels, chunk, strict=True)
+                ),
+            )
+        )
+    paging = []
+    if page > 0:
+        paging.append(Button("◂ Previous", step_id(game_id, version, seat, at.path, page=page - 1)))
+    if page + 1 < pages:
+        paging.append(
+            Button(f"More ({page + 2}/{pages}) ▸", step_id(game_id, version, seat, at.path, page=page + 1))
+        )
+    where = f" (page {page + 1} of {pages})" if pages > 1 else ""
+    return Message(
+        "\n".join([*head, chosen + where]),
+        ephemeral=True,
+        selects=tuple(selects),
+        buttons=(*back_button, *paging, close),
+    )
+
+
+class PanelMixin(ServiceBase):
+    """The panel of a player's pending decision, one step at a time."""
+
+    async def my_panel(self, user_id: int, channel: int) -> Message:
+        """``/citta panel``: the user's panel in this channel's game."""
+        row = await self._game_row(channel, None)
+        return await self.panel(user_id, row.id)
+
+    async def panel(
+        self,
+        user_id: int,
+        game_id: int,
+        *,
+        based_on: int | None = None,
+        seat: int | None = None,
+        path: Sequence[str] = (),
+        page: int = 0,
+        note: str = "",
+    ) -> Message:
+        """The user's panel at ``path``. A panel made at an older version (``based_on``) is
+        replaced by a fresh one that says so."""
+        row = await self._game_row(None, game_id)
+        me, seats = await self._seat_of(row, user_id)
+        if seat is not None and me.seat != seat:
+            owner = next((s.name for s in seats if s.seat == seat), "another player")
+            raise NotAllowed(f"This panel is for {owner}.")
+        if based_on is not None and based_on != row.version:
+            note = note or "🔄 The game moved on since this panel was made: here is a fresh one."
+            path, page = (), 0
+        game = self._restore(row)
+        warning = None
+        at = step(game.legal_moves(me.seat), path)
+        if at.move is not None and not at.nexts:
+            warning = summary.waste_warning(game, at.move)
+        msg = panel_message(game, row.id, row.version, me.seat, path, page, note, warning)
+        if not game.legal_moves(me.seat):
+            users = {s.seat: s.user_id for s in seats}
+            waiting, _ = summary.next_line(game, users)
+            msg = msg.with_text(f"{msg.text}\n{waiting}".strip())
+        return msg
