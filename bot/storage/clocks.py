@@ -19,7 +19,9 @@ import aiosqlite
 
 from bot.storage.rows import Clock, GameRow, GameSettings, MoveRow, Prefs, SeatRow
 
-SETTING_COLUMNS = ("deadline_hours", "remind_hours", "policy", "ai_level", "board_every", "vacation_days")
+SETTING_COLUMNS = (
+    "deadline_hours", "remind_hours", "policy", "ai_level", "board_every", "vacation_days", "language"
+)  # fmt: skip
 
 
 class ClockStorage:
@@ -103,7 +105,7 @@ class ClockStorage:
             rows = await self._all(f"SELECT * FROM players WHERE user_id IN ({marks})", tuple(ids))
         found = {
             r["user_id"]: Prefs(
-                r["user_id"], r["quiet_start"], r["quiet_end"], r["utc_offset"], r["remind_by"]
+                r["user_id"], r["quiet_start"], r["quiet_end"], r["utc_offset"], r["remind_by"], r["language"]
             )
             for r in rows
         }
@@ -112,11 +114,19 @@ class ClockStorage:
     async def set_prefs(self, prefs: Prefs) -> None:
         async with self._lock:
             await self.db.execute(
-                "INSERT INTO players (user_id, quiet_start, quiet_end, utc_offset, remind_by) "
-                "VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
+                "INSERT INTO players (user_id, quiet_start, quiet_end, utc_offset, remind_by, language) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET "
                 "quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
-                "utc_offset = excluded.utc_offset, remind_by = excluded.remind_by",
-                (prefs.user_id, prefs.quiet_start, prefs.quiet_end, prefs.utc_offset, prefs.remind_by),
+                "utc_offset = excluded.utc_offset, remind_by = excluded.remind_by, "
+                "language = excluded.language",
+                (
+                    prefs.user_id,
+                    prefs.quiet_start,
+                    prefs.quiet_end,
+                    prefs.utc_offset,
+                    prefs.remind_by,
+                    prefs.language,
+                ),
             )
 
     # --- clocks ---------------------------------------------------------------------

@@ -25,6 +25,8 @@ class GameSettings:
     board_every: BoardEvery = "move"
     vacation_days: int = 14
     """Days of vacation each player may take per year in this game."""
+    language: str = "en"
+    """The language of the game's channel posts and pictures (`i18n.LANGUAGES`)."""
 
 
 @dataclass(frozen=True)
@@ -132,6 +134,8 @@ class Prefs:
     utc_offset: int = 0
     """Minutes east of UTC."""
     remind_by: RemindBy = "mention"
+    language: str | None = None
+    """The language of what is private to this player; None: their Discord client's."""
 
 
 @dataclass(frozen=True)
