@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.client.delivery import Deliverer, blocked_text
+from bot.client.translator import CittaTranslator
 from bot.client.ui import CittaButton, CittaSelect, reply
 from bot.errors import CittaError
 from bot.results import Message, Outcome
@@ -90,6 +91,7 @@ class CittaBot(commands.Bot):
         self._deliverer = Deliverer(self, self._service.storage)
         self._service.storage.on_enqueue = self._deliverer.wake
         self.tree.error(self.on_app_command_error)
+        await self.tree.set_translator(CittaTranslator())
         for ext in EXTENSIONS:
             await self.load_extension(ext)
         self.add_dynamic_items(CittaButton, CittaSelect)

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot.client.ui import deliver, reply, service_of, user_of
@@ -32,16 +33,22 @@ def _manager(interaction: Interaction) -> bool:
     return bool(interaction.permissions.manage_guild)
 
 
-LEVEL_CHOICES = [app_commands.Choice(name=level, value=level) for level in levels()]
+TOPIC_NAMES = {
+    "overview": _("overview"), "turn": _("turn"), "build": _("build"), "cards": _("cards"),
+    "voice": _("voice"), "feeding": _("feeding"), "scoring": _("scoring"), "bot": _("bot"),
+    "async": _("async"),
+}  # fmt: skip
+LEVEL_NAMES = {"random": _("random"), "basic": _("basic"), "strong": _("strong")}
+LEVEL_CHOICES = [app_commands.Choice(name=LEVEL_NAMES[level], value=level) for level in levels()]
 
 
 @app_commands.guild_only()
-class Citta(commands.GroupCog, group_name="citta", group_description="Play La Città in this channel"):
+class Citta(commands.GroupCog, group_name="citta", group_description=_("Play La Città in this channel")):
     """``/citta new|play|panel|board|describe|status|log|score|rules|secrets|resign|abandon``, the commands of
     asynchronous play: ``settings|me|replace|vacation|undo|recap|export|add-ai``, and the
     server's history: ``leaderboard|stats|games|replay|me forget``."""
 
-    me = app_commands.Group(name="me", description="Your quiet hours and reminders; forget your name")
+    me = app_commands.Group(name="me", description=_("Your quiet hours and reminders; forget your name"))
 
     def __init__(self, bot: CittaBot) -> None:
         self.bot = bot
@@ -53,10 +60,10 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
             await service_of(interaction).come_back(interaction.user.id, channel=interaction.channel_id)
         return True
 
-    @app_commands.command(description="Open a new game of La Città in this channel")
+    @app_commands.command(description=_("Open a new game of La Città in this channel"))
     @app_commands.describe(
-        setup="beginner: fixed board and castles; experienced: shuffled board, you place castles",
-        players="start automatically when this many players have joined (2–5)",
+        setup=_("beginner: fixed board and castles; experienced: shuffled board, you place castles"),
+        players=_("start automatically when this many players have joined (2–5)"),
     )
     async def new(
         self, interaction: Interaction, setup: Literal["beginner", "experienced"] = "beginner",
@@ -67,8 +74,10 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
                                  guild=interaction.guild_id, setup=setup, players=players)  # fmt: skip
         await reply(interaction, msg)
 
-    @app_commands.command(description="Make your move (the list shows your legal moves; type to narrow it)")
-    @app_commands.describe(move="a move such as: gold, build farm I9, golden 2 F5, poll 1 3, starve F6")
+    @app_commands.command(
+        description=_("Make your move (the list shows your legal moves; type to narrow it)")
+    )
+    @app_commands.describe(move=_("a move such as: gold, build farm I9, golden 2 F5, poll 1 3, starve F6"))
     async def play(self, interaction: Interaction, move: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await service_of(interaction).play(interaction.user.id, move, channel=_channel(interaction))
@@ -81,56 +90,60 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
         choices = await service_of(interaction).choices(_channel(interaction), interaction.user.id, current)
         return [app_commands.Choice(name=c.name, value=c.value) for c in choices]
 
-    @app_commands.command(description="Make your move by taps: a private panel of your pending decision")
+    @app_commands.command(description=_("Make your move by taps: a private panel of your pending decision"))
     async def panel(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await reply(
             interaction, await service_of(interaction).my_panel(interaction.user.id, _channel(interaction))
         )
 
-    @app_commands.command(description="Show the board (pictures for a phone, or the full poster)")
-    @app_commands.describe(full="the whole detailed poster in one picture, for a large screen")
+    @app_commands.command(description=_("Show the board (pictures for a phone, or the full poster)"))
+    @app_commands.describe(full=_("the whole detailed poster in one picture, for a large screen"))
     async def board(self, interaction: Interaction, full: bool = False) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await reply(interaction, await service_of(interaction).board(_channel(interaction), full=full))
 
-    @app_commands.command(description="The whole position in words (for screen readers)")
+    @app_commands.command(description=_("The whole position in words (for screen readers)"))
     async def describe(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         for msg in await service_of(interaction).describe(_channel(interaction)):
             await reply(interaction, msg)
 
-    @app_commands.command(description="Year, phase and round; who we wait for, and since when")
+    @app_commands.command(description=_("Year, phase and round; who we wait for, and since when"))
     async def status(self, interaction: Interaction) -> None:
         await reply(interaction, await service_of(interaction).status(_channel(interaction)))
 
-    @app_commands.command(description="The last moves of the game")
-    @app_commands.describe(n="how many moves (default 10)")
+    @app_commands.command(description=_("The last moves of the game"))
+    @app_commands.describe(n=_("how many moves (default 10)"))
     async def log(self, interaction: Interaction, n: app_commands.Range[int, 1, 50] = 10) -> None:
         await reply(interaction, await service_of(interaction).log(_channel(interaction), n))
 
-    @app_commands.command(description="The score (so far, or the final one)")
+    @app_commands.command(description=_("The score (so far, or the final one)"))
     async def score(self, interaction: Interaction) -> None:
         await reply(interaction, await service_of(interaction).score(_channel(interaction)))
 
-    @app_commands.command(description="Short rule help")
-    @app_commands.describe(topic="what to explain")
-    @app_commands.choices(topic=[app_commands.Choice(name=t, value=t) for t in TOPICS])
+    @app_commands.command(description=_("Short rule help"))
+    @app_commands.describe(topic=_("what to explain"))
+    @app_commands.choices(topic=[app_commands.Choice(name=TOPIC_NAMES[t], value=t) for t in TOPICS])
     async def rules(self, interaction: Interaction, topic: str | None = None) -> None:
         await reply(interaction, service_of(interaction).rules(topic))
 
-    @app_commands.command(description="Your private information this year (polled voice cards), only for you")
+    @app_commands.command(
+        description=_("Your private information this year (polled voice cards), only for you")
+    )
     async def secrets(self, interaction: Interaction) -> None:
         msg = await service_of(interaction).secrets(interaction.user.id, channel=_channel(interaction))
         await reply(interaction, msg)
 
-    @app_commands.command(description="Resign (the bot then makes your moves), or leave the lobby")
+    @app_commands.command(description=_("Resign (the bot then makes your moves), or leave the lobby"))
     async def resign(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         outcome = await service_of(interaction).resign(interaction.user.id, channel=_channel(interaction))
         await deliver(interaction, outcome)
 
-    @app_commands.command(description="Abandon this channel's game (host or Manage Server; asks to confirm)")
+    @app_commands.command(
+        description=_("Abandon this channel's game (host or Manage Server; asks to confirm)")
+    )
     async def abandon(self, interaction: Interaction) -> None:
         can_manage = bool(interaction.permissions.manage_guild)
         msg = await service_of(interaction).abandon_prompt(
@@ -138,8 +151,8 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
         )
         await reply(interaction, msg)
 
-    @app_commands.command(name="add-ai", description="Fill a lobby seat with a computer player (host)")
-    @app_commands.describe(level="how well it plays")
+    @app_commands.command(name="add-ai", description=_("Fill a lobby seat with a computer player (host)"))
+    @app_commands.describe(level=_("how well it plays"))
     @app_commands.choices(level=LEVEL_CHOICES)
     async def add_ai(self, interaction: Interaction, level: str = "basic") -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -147,18 +160,21 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
                                                        level=level)  # fmt: skip
         await deliver(interaction, outcome)
 
-    @app_commands.command(description="Show or change this game's deadline, reminders and board (host)")
+    @app_commands.command(description=_("Show or change this game's deadline, reminders and board (host)"))
     @app_commands.describe(
-        deadline="hours to make a move (0: no deadline)", reminders="remind every this many hours (0: off)",
-        policy="at the deadline: wait, let a computer decide, or skip with the least harmful move",
-        level="the computer player's level for policy computer", board="post the board after every move "
-        "or at the end of each round", vacation="vacation days each player may take per year",
+        deadline=_("hours to make a move (0: no deadline)"),
+        reminders=_("remind every this many hours (0: off)"),
+        policy=_("at the deadline: wait, let a computer decide, or skip with the least harmful move"),
+        level=_("the computer player's level for policy computer"), board=_("post the board after every move "
+        "or at the end of each round"), vacation=_("vacation days each player may take per year"),
     )  # fmt: skip
     @app_commands.choices(
-        policy=[app_commands.Choice(name=p, value=p) for p in ("wait", "computer", "skip")],
+        policy=[app_commands.Choice(name=_("wait"), value="wait"),
+                app_commands.Choice(name=_("computer"), value="computer"),
+                app_commands.Choice(name=_("skip"), value="skip")],
         level=LEVEL_CHOICES,
-        board=[app_commands.Choice(name="every move", value="move"),
-               app_commands.Choice(name="end of each round", value="round")],
+        board=[app_commands.Choice(name=_("every move"), value="move"),
+               app_commands.Choice(name=_("end of each round"), value="round")],
     )  # fmt: skip
     async def settings(
         self, interaction: Interaction, deadline: app_commands.Range[int, 0, 336] | None = None,
@@ -173,18 +189,20 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
         )  # fmt: skip
         await deliver(interaction, outcome)
 
-    @me.command(description="Your quiet hours, when you get no reminders (e.g. 22-08 UTC+1, or off)")
-    @app_commands.describe(hours="from-to and your UTC offset, e.g. 22-08 UTC+1 or 23:30-07:00 UTC-5; off")
+    @me.command(description=_("Your quiet hours, when you get no reminders (e.g. 22-08 UTC+1, or off)"))
+    @app_commands.describe(hours=_("from-to and your UTC offset, e.g. 22-08 UTC+1 or 23:30-07:00 UTC-5; off"))
     async def quiet(self, interaction: Interaction, hours: str | None = None) -> None:
         await reply(interaction, await service_of(interaction).me(interaction.user.id, quiet=hours))
 
-    @me.command(description="How you are reminded: a mention in the channel, or a direct message")
-    @app_commands.choices(how=[app_commands.Choice(name=h, value=h) for h in ("mention", "dm")])
+    @me.command(description=_("How you are reminded: a mention in the channel, or a direct message"))
+    @app_commands.describe(how=_("a mention in the channel, or a direct message"))
+    @app_commands.choices(how=[app_commands.Choice(name=_("mention"), value="mention"),
+                               app_commands.Choice(name=_("dm"), value="dm")])  # fmt: skip
     async def reminders(self, interaction: Interaction, how: str | None = None) -> None:
         await reply(interaction, await service_of(interaction).me(interaction.user.id, remind_by=how))
 
-    @app_commands.command(description="Hand a player's seat to someone else (host or Manage Server)")
-    @app_commands.describe(old="the player who leaves", new="who plays the seat from now on")
+    @app_commands.command(description=_("Hand a player's seat to someone else (host or Manage Server)"))
+    @app_commands.describe(old=_("the player who leaves"), new=_("who plays the seat from now on"))
     async def replace(self, interaction: Interaction, old: discord.User, new: discord.User) -> None:
         outcome = await service_of(interaction).replace(
             interaction.user.id, channel=_channel(interaction), old=User(old.id, old.display_name),
@@ -192,15 +210,15 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
         )  # fmt: skip
         await deliver(interaction, outcome)
 
-    @app_commands.command(description="Pause your clock for some days (0 ends your vacation)")
-    @app_commands.describe(days="how many days (within this game's yearly allowance)")
+    @app_commands.command(description=_("Pause your clock for some days (0 ends your vacation)"))
+    @app_commands.describe(days=_("how many days (within this game's yearly allowance)"))
     async def vacation(self, interaction: Interaction, days: app_commands.Range[int, 0, 60]) -> None:
         outcome = await service_of(interaction).vacation(interaction.user.id, channel=_channel(interaction),
                                                          days=days)  # fmt: skip
         await deliver(interaction, outcome)
 
     @app_commands.command(
-        description="Take back your last move (if nobody moved since and it revealed nothing)"
+        description=_("Take back your last move (if nobody moved since and it revealed nothing)")
     )
     async def undo(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -209,7 +227,7 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
         )
         await deliver(interaction, outcome)
 
-    @app_commands.command(description="What happened since your last move, only for you, with the board")
+    @app_commands.command(description=_("What happened since your last move, only for you, with the board"))
     async def recap(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         await reply(
@@ -217,34 +235,42 @@ class Citta(commands.GroupCog, group_name="citta", group_description="Play La Ci
             await service_of(interaction).recap(interaction.user.id, channel=_channel(interaction)),
         )
 
-    @app_commands.command(description="The game record as a JSON file (the seed is added when the game ends)")
+    @app_commands.command(
+        description=_("The game record as a JSON file (the seed is added when the game ends)")
+    )
     async def export(self, interaction: Interaction) -> None:
         await reply(interaction, await service_of(interaction).export(channel=_channel(interaction)))
 
-    @app_commands.command(description="This server's best rated players, and your place")
+    @app_commands.command(description=_("This server's best rated players, and your place"))
     async def leaderboard(self, interaction: Interaction) -> None:
         msg = await service_of(interaction).leaderboard(_guild(interaction), interaction.user.id)
         await reply(interaction, msg)
 
-    @app_commands.command(description="A player's games, wins, scores, rating and its trend on this server")
-    @app_commands.describe(player="whose record (default: yours)")
+    @app_commands.command(
+        description=_("A player's games, wins, scores, rating and its trend on this server")
+    )
+    @app_commands.describe(player=_("whose record (default: yours)"))
     async def stats(self, interaction: Interaction, player: discord.User | None = None) -> None:
         who = player or interaction.user
         msg = await service_of(interaction).stats(_guild(interaction), User(who.id, who.display_name))
         await reply(interaction, msg)
 
-    @app_commands.command(description="This server's finished games: date, players, scores, the final post")
+    @app_commands.command(
+        description=_("This server's finished games: date, players, scores, the final post")
+    )
     async def games(self, interaction: Interaction) -> None:
         await reply(interaction, await service_of(interaction).games(_guild(interaction)))
 
-    @app_commands.command(description="The animated board of a finished game, one frame per round and year")
-    @app_commands.describe(game="the game's number (default: this channel's latest game)")
+    @app_commands.command(
+        description=_("The animated board of a finished game, one frame per round and year")
+    )
+    @app_commands.describe(game=_("the game's number (default: this channel's latest game)"))
     async def replay(self, interaction: Interaction, game: app_commands.Range[int, 1] | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         msg = await service_of(interaction).replay(_guild(interaction), _channel(interaction), game)
         await reply(interaction, msg)
 
-    @me.command(description="Take your name out of this server's finished games and delete your rating")
+    @me.command(description=_("Take your name out of this server's finished games and delete your rating"))
     async def forget(self, interaction: Interaction) -> None:
         msg = await service_of(interaction).forget(_guild(interaction), interaction.user.id)
         await reply(interaction, msg)
