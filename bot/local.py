@@ -23,6 +23,7 @@ from bot.service.rules_help import TOPICS
 from bot.service.summary import count, standings, when
 from engine import Game, IllegalMove, Record
 from engine.ai import LEVELS, choose
+from engine.ai.hint import hint
 from engine.decisions import asked_of
 from engine.describe import describe
 from engine.events import Event
@@ -38,6 +39,7 @@ RULE_TOPICS = tuple(t for t in TOPICS if t not in ("bot", "async"))
 COMMANDS = (
     ("MOVE", "a move in the notation: gold, found I9 from L11, build farm I9, golden 2 F5, poll 1 2, pass …"),
     ("? [TEXT]", "your legal moves with what each does (only those starting with TEXT: '? build farm')"),
+    ("hint", "the move the strong computer player would make for you, and why"),
     ("status", "the table: every player's gold, food, cards and cities"),
     ("score", "the score if the game ended now"),
     ("log [N]", f"the last N things that happened (default {LOG_LINES})"),
@@ -329,8 +331,13 @@ class LocalGame:
         if read and self.human is not None and not self.game.is_over:
             self.pause(inp)
 
+    def ai_seed(self) -> int:
+        """The computer players' seed: the number of moves made (public, unlike the game's seed,
+        which would make their decisions depend on the hidden cards it deals)."""
+        return len(self.game.record().moves)
+
     def computer_turn(self, seat: int, inp: TextIO) -> None:
-        move = choose(self.game, seat, self.level, seed=self.seed + seat)
+        move = choose(self.game, seat, self.level, seed=self.ai_seed())
         self.after_move(self.play(seat, str(move)), inp)
 
     def human_turn(self, inp: TextIO) -> None:
@@ -384,6 +391,8 @@ class LocalGame:
             self.say(f"  [board: {self.board}]" if self.board else "  No picture has been drawn yet.")
         elif command == "rules":
             self.say(rules(rest))
+        elif command == "hint":
+            self.hint()
         else:
             return False
         return True
@@ -432,6 +441,16 @@ class LocalGame:
         cards = count(me.action_cards, "action card")
         row = ", ".join(v.politics_row)
         return f"[{when(v)}] gold {me.gold}, {food}, {cards}; voice {voice_text(v)}; row: {row}"
+
+    def hint(self) -> None:
+        """The move the strong computer player would make for the player, and why (from their view)."""
+        assert self.human is not None
+        if not self.game.legal_moves(self.human):
+            self.say("  Nothing is asked of you now.")
+            return
+        found = hint(self.game, self.human, seed=self.ai_seed())
+        for line in found.text().splitlines():
+            self.say(f"  {line}")
 
     def list_moves(self, prefix: str) -> None:
         assert self.human is not None

@@ -1,30 +1,104 @@
-"""Tournament: computer levels play many seeded games; prints win rates and the strong level's speed.
+"""The computer levels' ladder: round-robin games, ratings with intervals, CPU time per move.
 
-Usage: python scripts/tournament.py [--games N] [--workers W] [--match strong,basic ...]
+Usage: python scripts/tournament.py [--games N] [--seed FIRST] [--workers W] [--table LEVELS ...]
 
-Each match is a list of levels, one per seat; seats rotate from game to game so that every
-level plays every position, and setups alternate beginner / experienced. A shared win (a
-tie on points and on gold) counts as 1/k of a win for each of the k winners. Win rates are
-printed with Wilson 95% intervals; "share" is 1/players, what a level of equal strength
-would win. The time per move of every non-random level is printed (median, p95, max).
+By default every pair of levels plays 2-player games (strong–basic, strong–random,
+basic–random) and every level plays 4-player tables with the other two (one level takes two
+seats: strong×2–basic–random, strong–basic×2–random, strong–basic–random×2). Each table plays
+``--games`` games on the seeds ``--seed``, ``--seed``+1, … (the same deals on every table; the
+default seeds start at 1 000 000, far from any seed the players were tuned on); seats rotate
+from game to game and setups alternate beginner / experienced. ``--table`` plays other
+tables instead (e.g. ``--table strong,basic strong,basic,basic,basic``).
+
+Printed:
+
+- **Ratings**: OpenSkill's Plackett–Luce model (the one the bot rates players with,
+  `bot.service.ratings`) over every game, each game a free-for-all ranked by score, then gold,
+  equal score and gold sharing a place; a level with several seats at a table plays each with
+  its rating and moves by the average of their updates. The games are rated in the order
+  played; the interval is the 2.5–97.5 percentile of ``mu`` over 200 bootstrap resamples of
+  the games (each rated in a random order), so it holds both the luck of the deals and
+  OpenSkill's dependence on order.
+- **Tables**: each level's share of the wins (a win shared by k winners counts 1/k) with a
+  Wilson 95% interval, against the share of a level of equal strength, and its mean score.
+- **CPU time per move** for each level (``time.process_time`` around `engine.ai.choose`, in the
+  worker process that decides): median, p95 and max over the decisions that had more than
+  one legal move.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import sys
 import time
+from collections import defaultdict
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from itertools import combinations
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine import Game
-from engine.ai import choose
+from openskill.models import PlackettLuce
 
-DEFAULT_MATCHES = ("basic,random", "strong,basic", "strong,basic,basic,basic")
+from engine import Game
+from engine.ai import LEVELS, choose
+
+FIRST_SEED = 1_000_000
+BOOTSTRAP = 200
+MODEL = PlackettLuce()
+Table = tuple[str, ...]
+
+
+def round_robin(levels: Sequence[str] = LEVELS) -> list[Table]:
+    """Every pair of levels at 2 players, and every level doubled at a 4-player table of all
+    (the strongest first)."""
+    order = sorted(levels, key=lambda lv: -LEVELS.index(lv))
+    pairs = [tuple(p) for p in combinations(order, 2)]
+    fours = [tuple(sorted([*order, extra], key=order.index)) for extra in order]
+    return pairs + fours
+
+
+@dataclass
+class Result:
+    """One game: the level of each seat, the scores and gold, the winners, the CPU times."""
+
+    table: Table
+    seed: int
+    seats: list[str]
+    scores: list[int]
+    gold: list[int]
+    winners: list[int]
+    times: dict[str, list[float]] = field(default_factory=dict)
+
+
+def play(table: Table, index: int, seed: int) -> Result:
+    """Game ``index`` of a table on ``seed``: seat s plays slot (s + index) mod n of the table."""
+    n = len(table)
+    seats = [table[(s + index) % n] for s in range(n)]
+    setup = "beginner" if index % 2 == 0 else "experienced"
+    game = Game.new([f"P{s}" for s in range(n)], seed=seed, setup=setup)
+    times: dict[str, list[float]] = defaultdict(list)
+    while not game.is_over:
+        seat = game.pending_seats()[0]
+        choice = len(game.legal_moves(seat)) > 1
+        start = time.process_time()
+        move = choose(game, seat, seats[seat], seed=len(game.record().moves))
+        took = time.process_time() - start
+        if choice:
+            times[seats[seat]].append(took)
+        game.play(seat, move)
+    return Result(
+        table, seed, seats, list(game.scores or []), [p.gold for p in game.state.players],
+        list(game.winners or []), dict(times),
+    )  # fmt: skip
+
+
+# --- statistics ---------------------------------------------------------------------------
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -37,80 +111,95 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play(levels: list[str], seed: int) -> tuple[list[float], list[int], dict[str, list[float]]]:
-    """One game; returns each level-slot's win share and score, and move times per level."""
-    n = len(levels)
-    shift = seed % n
-    seats = [levels[(s + shift) % n] for s in range(n)]  # seat s plays slot (s + shift) % n
-    game = Game.new(
-        [f"P{s}" for s in range(n)], seed=seed, setup="beginner" if seed % 2 == 0 else "experienced"
-    )
-    times: dict[str, list[float]] = {}
-    while not game.is_over:
-        seat = game.pending_seats()[0]
-        start = time.perf_counter()
-        move = choose(game, seat, seats[seat], seed=seed * 7 + seat)
-        times.setdefault(seats[seat], []).append(time.perf_counter() - start)
-        game.play(seat, move)
-    wins, scores = [0.0] * n, [0] * n
-    winners = game.winners or []
-    for seat in range(n):
-        slot = (seat + shift) % n
-        scores[slot] = (game.scores or [0] * n)[seat]
-        if seat in winners:
-            wins[slot] = 1 / len(winners)
-    return wins, scores, times
+def places(r: Result) -> list[int]:
+    """Each seat's place: higher score first, then more gold; equal both share a place."""
+    keys = [(-s, -g) for s, g in zip(r.scores, r.gold, strict=True)]
+    return [1 + sum(other < mine for other in keys) for mine in keys]
 
 
-def pct(values: list[float], q: float) -> float:
+def rate(results: Sequence[Result], levels: Sequence[str]) -> dict[str, tuple[float, float]]:
+    """(mu, sigma) of every level after rating the games in the given order."""
+    ratings = {lv: (MODEL.mu, MODEL.sigma) for lv in levels}
+    for r in results:
+        teams = [[MODEL.rating(mu=ratings[lv][0], sigma=ratings[lv][1])] for lv in r.seats]
+        rated = MODEL.rate(teams, ranks=[float(p) for p in places(r)])
+        moved: dict[str, list[tuple[float, float]]] = defaultdict(list)
+        for lv, [new] in zip(r.seats, rated, strict=True):
+            moved[lv].append((new.mu, new.sigma))
+        for lv, updates in moved.items():
+            ratings[lv] = (statistics.fmean(u[0] for u in updates), statistics.fmean(u[1] for u in updates))
+    return ratings
+
+
+def pct(values: Sequence[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def run_match(levels: list[str], games: int, workers: int, first_seed: int) -> None:
-    n = len(levels)
-    wins, scores = [0.0] * n, [0] * n
-    times: dict[str, list[float]] = {}
-    start = time.perf_counter()
-    seeds = range(first_seed, first_seed + games)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for w, s, t in pool.map(play, [levels] * games, seeds):
-            for k in range(n):
-                wins[k] += w[k]
-                scores[k] += s[k]
-            for level, ts in t.items():
-                times.setdefault(level, []).extend(ts)
-    took = time.perf_counter() - start
-    print(f"\n{' vs '.join(levels)}: {games} games, {n} players (share {1 / n:.0%}), {took:.0f} s")
-    seen: set[str] = set()
-    for level in levels:
-        if level in seen:
-            continue
-        seen.add(level)
-        slots = [j for j, lv in enumerate(levels) if lv == level]
-        won = sum(wins[j] for j in slots) / len(slots)
+# --- printing -----------------------------------------------------------------------------
+
+
+def print_ratings(results: list[Result], levels: list[str]) -> None:
+    point = rate(results, levels)
+    rng = random.Random(0)
+    samples: dict[str, list[float]] = defaultdict(list)
+    for _ in range(BOOTSTRAP):
+        resample = [results[rng.randrange(len(results))] for _ in results]
+        for lv, (mu, _) in rate(resample, levels).items():
+            samples[lv].append(mu)
+    games = {lv: sum(lv in r.seats for r in results) for lv in levels}
+    print(f"\nRatings (OpenSkill Plackett–Luce, start mu {MODEL.mu:.1f}; 95% bootstrap interval of mu):")
+    for lv in sorted(levels, key=lambda lv: -point[lv][0]):
+        mu, sigma = point[lv]
+        lo, hi = pct(samples[lv], 0.025), pct(samples[lv], 0.975)
+        print(f"  {lv:>7}: mu {mu:5.1f}  [{lo:5.1f} – {hi:5.1f}]  sigma {sigma:4.2f}  ({games[lv]} games)")
+
+
+def print_table(table: Table, results: list[Result]) -> None:
+    n, games = len(table), len(results)
+    print(f"\n{' – '.join(table)} ({n} players, {games} games):")
+    for lv in dict.fromkeys(table):
+        seats = table.count(lv)
+        won = sum(1 / len(r.winners) for r in results for w in r.winners if r.seats[w] == lv)
         lo, hi = wilson(won, games)
-        mean = sum(scores[j] for j in slots) / len(slots) / games
-        print(f"  {level:>7}: wins {won:5.1f}/{games} = {won / games:6.1%}  (95% CI {lo:.1%}–{hi:.1%}), "
-              f"mean score {mean:.1f}")  # fmt: skip
-    for level, ts in sorted(times.items()):
-        if level != "random":
+        mean = statistics.fmean(s for r in results for s, x in zip(r.scores, r.seats, strict=True) if x == lv)
+        name = f"{lv} ×{seats}" if seats > 1 else lv
+        print(f"  {name:>9}: wins {won:5.1f}/{games} = {won / games:6.1%} (95% CI {lo:.0%}–{hi:.0%}; "
+              f"equal strength {seats / n:.0%}), mean score {mean:.1f}")  # fmt: skip
+
+
+def print_times(results: list[Result], levels: list[str]) -> None:
+    print("\nCPU time per move (time.process_time in the deciding process; decisions with a choice):")
+    for lv in levels:
+        ts = [t for r in results for t in r.times.get(lv, [])]
+        if ts:
             med, p95, top = (1000 * x for x in (statistics.median(ts), pct(ts, 0.95), max(ts)))
-            print(f"  {level:>7} time per move: median {med:.0f} ms, p95 {p95:.0f} ms, max {top:.0f} ms "
-                  f"({len(ts)} moves)")  # fmt: skip
+            print(f"  {lv:>7}: p50 {med:6.1f} ms, p95 {p95:6.1f} ms, max {top:6.1f} ms  ({len(ts)} moves)")
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--games", type=int, default=40)
-    p.add_argument("--workers", type=int, default=2)
-    p.add_argument("--seed", type=int, default=1000, help="first game seed")
-    p.add_argument(
-        "--match", nargs="*", default=list(DEFAULT_MATCHES), help="comma-separated levels per seat"
-    )
-    args = p.parse_args()
-    for match in args.match:
-        run_match(match.split(","), args.games, args.workers, args.seed)
+    p.add_argument("--games", type=int, default=20, help="games per table (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=FIRST_SEED, help="the first game seed (default: %(default)s)")
+    p.add_argument("--workers", type=int, default=2, help="processes playing at once (default: %(default)s)")
+    p.add_argument("--table", nargs="*", default=None, metavar="LEVELS",
+                   help="comma-separated levels, one per seat (default: the round robin)")  # fmt: skip
+    args = p.parse_args(argv)
+    tables = [tuple(t.split(",")) for t in args.table] if args.table else round_robin()
+    for table in tables:
+        if not 2 <= len(table) <= 5 or any(lv not in LEVELS for lv in table):
+            p.error(f"a table is 2–5 of {', '.join(LEVELS)}, not {','.join(table)}")
+    jobs = [(t, k, args.seed + k) for t in tables for k in range(args.games)]
+    start = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        results = list(pool.map(play, *zip(*jobs, strict=True)))
+    levels = [lv for lv in LEVELS if any(lv in t for t in tables)]
+    seeds = f"seeds {args.seed}–{args.seed + args.games - 1}"
+    print(f"{len(results)} games on {len(tables)} tables ({seeds}), {time.perf_counter() - start:.0f} s")
+    print_ratings(results, levels)
+    for table in tables:
+        print_table(table, [r for r in results if r.table == table])
+    print_times(results, levels)
 
 
 if __name__ == "__main__":

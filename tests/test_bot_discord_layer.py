@@ -22,7 +22,7 @@ from bot.results import (
     step_id,
 )
 
-COMMANDS = {"new", "play", "panel", "board", "describe", "status", "log", "score", "rules", "secrets",
+COMMANDS = {"new", "play", "panel", "hint", "board", "describe", "status", "log", "score", "rules", "secrets",
             "resign", "abandon", "settings", "me", "replace", "vacation", "undo", "recap", "export", "add-ai",
             "leaderboard", "stats", "games", "replay"}  # fmt: skip
 

@@ -52,7 +52,8 @@ async def test_no_command_refuses_in_public(fake_discord: FakeDiscord, tmp_path:
         # No game in the channel.
         seen = await _refused(fake, [
             (alice, "citta play", {"move": "gold"}), (alice, "citta board", {}), (alice, "citta status", {}),
-            (alice, "citta panel", {}), (alice, "citta describe", {}), (alice, "citta board", {"full": True}),
+            (alice, "citta panel", {}), (alice, "citta hint", {}), (alice, "citta describe", {}),
+            (alice, "citta board", {"full": True}),
             (alice, "citta log", {}), (alice, "citta score", {}), (alice, "citta secrets", {}),
             (alice, "citta resign", {}), (alice, "citta abandon", {}), (alice, "citta undo", {}),
             (alice, "citta recap", {}), (alice, "citta export", {}), (alice, "citta add-ai", {}),
@@ -77,7 +78,7 @@ async def test_no_command_refuses_in_public(fake_discord: FakeDiscord, tmp_path:
         await fake.wait_for(lambda: "— started" in lobby.text)
         seen |= await _refused(fake, [
             (erin, "citta play", {"move": "gold"}), (erin, "citta secrets", {}), (erin, "citta resign", {}),
-            (erin, "citta panel", {}),
+            (erin, "citta panel", {}), (erin, "citta hint", {}),
             (erin, "citta undo", {}), (erin, "citta vacation", {"days": 1}), (erin, "citta recap", {}),
             (alice, "citta add-ai", {}), (bob, "citta replace", {"old": alice, "new": erin}),
             (erin, "citta replay", {}), (alice, "citta replay", {"game": 1}),

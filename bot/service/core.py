@@ -19,6 +19,7 @@ from bot.service.archive import ArchiveMixin
 from bot.service.base import ATTEMPTS, Renderer, ServiceBase, default_renderer, log
 from bot.service.choices import choices_for
 from bot.service.commit import CommitMixin, Made, stage
+from bot.service.hint import HintMixin
 from bot.service.lobby import LobbyMixin
 from bot.service.panel import PanelMixin
 from bot.service.recap import RecapMixin
@@ -71,6 +72,7 @@ class CittaService(
     TickMixin,
     UndoMixin,
     RecapMixin,
+    HintMixin,
     CommitMixin,
     ServiceBase,
 ):

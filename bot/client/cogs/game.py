@@ -44,9 +44,9 @@ LEVEL_CHOICES = [app_commands.Choice(name=LEVEL_NAMES[level], value=level) for l
 
 @app_commands.guild_only()
 class Citta(commands.GroupCog, group_name="citta", group_description=_("Play La Città in this channel")):
-    """``/citta new|play|panel|board|describe|status|log|score|rules|secrets|resign|abandon``, the commands of
-    asynchronous play: ``settings|me|replace|vacation|undo|recap|export|add-ai``, and the
-    server's history: ``leaderboard|stats|games|replay|me forget``."""
+    """``/citta new|play|panel|hint|board|describe|status|log|score|rules|secrets|resign|abandon``,
+    the commands of asynchronous play: ``settings|me|replace|vacation|undo|recap|export|add-ai``,
+    and the server's history: ``leaderboard|stats|games|replay|me forget``."""
 
     me = app_commands.Group(name="me", description=_("Your quiet hours and reminders; forget your name"))
 
@@ -95,6 +95,14 @@ class Citta(commands.GroupCog, group_name="citta", group_description=_("Play La 
         await interaction.response.defer(ephemeral=True, thinking=True)
         await reply(
             interaction, await service_of(interaction).my_panel(interaction.user.id, _channel(interaction))
+        )
+
+    @app_commands.command(description=_("The move the strong computer player would make for you, and why"))
+    async def hint(self, interaction: Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await reply(
+            interaction,
+            await service_of(interaction).hint(interaction.user.id, channel=_channel(interaction)),
         )
 
     @app_commands.command(description=_("Show the board (pictures for a phone, or the full poster)"))
