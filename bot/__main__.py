@@ -13,6 +13,7 @@ import os
 import sys
 
 from bot.config import ConfigError, check_database, load_settings, setup_logging
+from bot.storage.backends import passwords, shown
 
 log = logging.getLogger("bot")
 
@@ -25,10 +26,10 @@ def main() -> None:
     except ConfigError as e:
         print(f"citta-bot: {e}", file=sys.stderr)
         sys.exit(2)
-    setup_logging(settings.log_level, settings.token)
+    setup_logging(settings.log_level, settings.token, *passwords(settings.db_path))
     from bot.client.startup import fatal_reason, run  # discord.py is imported only once the settings are fine
 
-    log.info("Starting La Città bot (database %s)", settings.db_path)
+    log.info("Starting La Città bot (database %s)", shown(settings.db_path))
     try:
         asyncio.run(run(settings))
     except KeyboardInterrupt:  # where the loop cannot handle signals (Windows)

@@ -7,6 +7,7 @@ and logging that hides the token.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import os
@@ -18,6 +19,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from bot.storage.backends import BadDatabase, shown, target
 
 REDACTED = "[redacted]"
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -32,9 +35,17 @@ class Settings:
     """Everything the bot is configured with (never read from the environment elsewhere)."""
 
     token: str = field(repr=False)
-    db_path: Path = Path("citta.db")
+    db_path: Path | str = Path("citta.db")
+    """``CITTA_DB``: an SQLite file (a `Path`), or a ``postgresql://`` URL (a `str`, with its
+    password: show it with `bot.storage.backends.shown`)."""
     dev_guild: int | None = None
     log_level: str = "INFO"
+
+    def __repr__(self) -> str:
+        return (
+            f"Settings(db_path={shown(self.db_path)!r}, dev_guild={self.dev_guild!r}, "
+            f"log_level={self.log_level!r})"
+        )
 
 
 class _Read(BaseSettings):
@@ -78,19 +89,27 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
     level = values.get("CITTA_LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if level not in LEVELS:
         raise ConfigError(f"CITTA_LOG_LEVEL must be one of {', '.join(LEVELS)}, not {level!r}.")
-    db_path = Path(values.get("CITTA_DB", "").strip() or "citta.db")
-    return Settings(token=token, db_path=db_path, dev_guild=dev_guild, log_level=level)
+    try:
+        db = target(values.get("CITTA_DB", "").strip() or "citta.db")
+    except BadDatabase as e:
+        raise ConfigError(str(e)) from None
+    return Settings(token=token, db_path=db.where, dev_guild=dev_guild, log_level=level)
 
 
-def check_database(path: Path, busy_timeout: float = 5.0) -> None:
+def check_database(path: Path | str, busy_timeout: float = 5.0) -> None:
     """Open the database and make a write that is rolled back, before any network work.
 
     Raises ConfigError naming the path and what to change when the folder is missing, the path
     is a folder, or SQLite cannot open or write the file (permissions, a read-only mount, a
     file that is not a database, a lock held by another program, a full disk). A database file
     this check created is removed again when the check fails. ``busy_timeout``: how long to wait
-    for a write lock another program holds.
+    for a write lock another program holds (for PostgreSQL: to connect; see `check_postgres`).
     """
+    if isinstance(path, str):
+        if target(path).kind == "postgres":
+            check_postgres(path, timeout=max(busy_timeout, 1.0))
+            return
+        path = Path(path)
     if str(path) == ":memory:":
         return
     where = path.absolute()
@@ -142,6 +161,48 @@ def _database_advice(path: Path, error: sqlite3.Error) -> str:
     )
 
 
+def check_postgres(url: str, timeout: float = 5.0) -> None:
+    """Connect to the PostgreSQL database ``url`` and create a table in a transaction rolled
+    back; ConfigError saying what to change (the server, the user or password, the database,
+    the user's rights), with the password redacted."""
+    import asyncpg  # only for PostgreSQL
+
+    async def probe() -> None:
+        conn = await asyncpg.connect(url, timeout=timeout)
+        try:
+            async with conn.transaction():
+                await conn.execute("CREATE TABLE citta_write_check (x INTEGER)")
+                raise _RolledBack
+        except _RolledBack:
+            pass
+        finally:
+            await conn.close()
+
+    where = shown(url)
+    try:
+        asyncio.run(probe())
+    except (asyncpg.InvalidPasswordError, asyncpg.InvalidAuthorizationSpecificationError) as e:
+        raise ConfigError(f"PostgreSQL refused the user or password of CITTA_DB={where} ({e}).") from None
+    except asyncpg.InvalidCatalogNameError as e:
+        raise ConfigError(
+            f"The database of CITTA_DB={where} does not exist ({e}): create it (createdb) or name another."
+        ) from None
+    except asyncpg.InsufficientPrivilegeError as e:
+        raise ConfigError(
+            f"The user of CITTA_DB={where} may not create tables ({e}): grant it CREATE on the schema "
+            "(or make it the database's owner)."
+        ) from None
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        raise ConfigError(
+            f"Cannot use the PostgreSQL database CITTA_DB={where} ({type(e).__name__}: {e}): "
+            "check that the server runs and the host and port are right."
+        ) from None
+
+
+class _RolledBack(Exception):
+    """Ends the probe's transaction (rolled back)."""
+
+
 class RedactFilter(logging.Filter):
     """Replaces each secret by ``[redacted]`` in a record's message, traceback and stack."""
 
@@ -168,10 +229,10 @@ class RedactFilter(logging.Filter):
         return True
 
 
-QUIET_LOGGERS = ("aiosqlite", "discord.http", "discord.gateway", "discord.webhook.async_")
+QUIET_LOGGERS = ("aiosqlite", "asyncpg", "discord.http", "discord.gateway", "discord.webhook.async_")
 """Loggers kept at INFO or above whatever the level: at DEBUG they log payloads — aiosqlite
 every query with its parameters (game snapshots: hidden cards, the seed), discord.py every
-request and event body (DMs and private replies with polled cards)."""
+request and event body (DMs and private replies with polled cards); asyncpg, should it ever."""
 
 
 def quiet_noisy_loggers() -> None:

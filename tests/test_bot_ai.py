@@ -24,8 +24,8 @@ async def _lobby_with_computer(svc: CittaService, level: str = "random") -> tupl
     return row.id, added
 
 
-async def test_the_host_adds_a_computer_player_and_the_lobby_lists_it(tmp_path: Path) -> None:
-    svc = await open_service(tmp_path / "a.db")
+async def test_the_host_adds_a_computer_player_and_the_lobby_lists_it(database: Path | str) -> None:
+    svc = await open_service(database)
     game_id, added = await _lobby_with_computer(svc)
     assert "🤖 Computer 1 (random)" in added.reply.text and "<@-" not in added.reply.text
     await svc.join(game_id, BOB)
@@ -41,8 +41,8 @@ async def test_the_host_adds_a_computer_player_and_the_lobby_lists_it(tmp_path: 
     await svc.close()
 
 
-async def test_a_lobby_for_two_starts_when_the_computer_fills_it(tmp_path: Path) -> None:
-    svc = await open_service(tmp_path / "a.db")
+async def test_a_lobby_for_two_starts_when_the_computer_fills_it(database: Path | str) -> None:
+    svc = await open_service(database)
     await svc.new_game(ANN, channel=CHANNEL, players=2)
     started = await svc.add_ai(ANN, channel=CHANNEL, level="random")
     assert started.announcement is not None and "begins" in started.announcement.text
@@ -55,9 +55,8 @@ async def test_a_lobby_for_two_starts_when_the_computer_fills_it(tmp_path: Path)
     await svc.close()
 
 
-async def test_a_game_against_a_computer_reaches_the_end_with_its_moves_marked(tmp_path: Path) -> None:
-    db = tmp_path / "a.db"
-    svc = await open_service(db)
+async def test_a_game_against_a_computer_reaches_the_end_with_its_moves_marked(database: Path | str) -> None:
+    svc = await open_service(database)
     game_id, _ = await _lobby_with_computer(svc)
     log = Transcript()
     for outcome in await answered(svc, await svc.start(game_id, ANN)):
@@ -72,7 +71,7 @@ async def test_a_game_against_a_computer_reaches_the_end_with_its_moves_marked(t
         turns += 1
         if turns == 20:  # the bot restarts in the middle
             await svc.close()
-            svc = await open_service(db)
+            svc = await open_service(database)
     moves = await svc.storage.moves(game_id)
     assert {m.seat for m in moves if m.auto} == {1} and not any(m.seat == 0 and m.auto for m in moves)
     marked = [
@@ -87,8 +86,8 @@ async def test_a_game_against_a_computer_reaches_the_end_with_its_moves_marked(t
     await svc.close()
 
 
-async def test_when_the_last_human_resigns_the_game_is_abandoned_not_played_out(tmp_path: Path) -> None:
-    svc = await open_service(tmp_path / "a.db")
+async def test_when_the_last_human_resigns_the_game_is_abandoned_not_played_out(database: Path | str) -> None:
+    svc = await open_service(database)
     game_id, _ = await _lobby_with_computer(svc)
     await svc.start(game_id, ANN)
     resigned = await svc.resign(ANN.id, channel=CHANNEL)
@@ -98,11 +97,11 @@ async def test_when_the_last_human_resigns_the_game_is_abandoned_not_played_out(
     await svc.close()
 
 
-async def test_computers_and_the_deadline_do_not_remind_anyone_but_humans(tmp_path: Path) -> None:
+async def test_computers_and_the_deadline_do_not_remind_anyone_but_humans(database: Path | str) -> None:
     from test_bot_support import MIDNIGHT, FakeClock
 
     clock = FakeClock()
-    svc = await open_service(tmp_path / "a.db", clock=clock)
+    svc = await open_service(database, clock=clock)
     game_id, _ = await _lobby_with_computer(svc)
     await answered(svc, await svc.start(game_id, ANN))
     assert [c.seat for c in await svc.storage.clocks(game_id)] == [0]

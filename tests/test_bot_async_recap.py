@@ -16,9 +16,9 @@ from engine import Game
 
 
 async def test_a_recap_across_rounds_and_a_new_year_lists_every_move_and_change_privately(
-    tmp_path: Path,
+    database: Path | str,
 ) -> None:
-    svc = await open_service(tmp_path / "r.db")
+    svc = await open_service(database)
     await start_game(svc, 3)
     rnd = random.Random(3)
     watcher = None
@@ -56,9 +56,9 @@ async def test_a_recap_across_rounds_and_a_new_year_lists_every_move_and_change_
 
 
 async def test_the_export_hides_the_seed_while_the_game_runs_and_replays_once_it_is_added(
-    tmp_path: Path,
+    database: Path | str,
 ) -> None:
-    svc = await open_service(tmp_path / "e.db")
+    svc = await open_service(database)
     await start_game(svc, 2)
     rnd = random.Random(3)
     for _ in range(12):

@@ -34,13 +34,15 @@ async def _build(svc: CittaService) -> tuple[int, str]:
     return seat, move
 
 
-async def test_own_last_move_is_taken_back_and_the_table_sees_it_across_a_restart(tmp_path: Path) -> None:
-    svc = await open_service(tmp_path / "u.db")
+async def test_own_last_move_is_taken_back_and_the_table_sees_it_across_a_restart(
+    database: Path | str,
+) -> None:
+    svc = await open_service(database)
     start = await start_game(svc, 3)
     before = (await current(svc)).snapshot()
     seat, move = await _build(svc)
     await svc.close()
-    svc = await open_service(tmp_path / "u.db")
+    svc = await open_service(database)
     undone = await svc.undo(PLAYERS[seat].id, channel=CHANNEL)
     assert undone.announcement is not None and not undone.announcement.ephemeral
     assert f"took back their move `{move}`" in undone.announcement.text
@@ -59,9 +61,9 @@ async def test_own_last_move_is_taken_back_and_the_table_sees_it_across_a_restar
 
 
 async def test_undo_is_refused_once_someone_has_moved_but_the_host_may_take_back_others_moves(
-    tmp_path: Path,
+    database: Path | str,
 ) -> None:
-    svc = await open_service(tmp_path / "u.db")
+    svc = await open_service(database)
     await start_game(svc, 3)
     first, _ = await _build(svc)
     second, move = await _build(svc)
@@ -96,8 +98,8 @@ def _pick(game: Game, seat: int, wanted: set[str], rnd: random.Random) -> str:
     return str(rnd.choice(moves))
 
 
-async def test_undo_is_refused_after_every_kind_of_reveal_even_for_the_host(tmp_path: Path) -> None:
-    svc = await open_service(tmp_path / "u.db")
+async def test_undo_is_refused_after_every_kind_of_reveal_even_for_the_host(database: Path | str) -> None:
+    svc = await open_service(database)
     await start_game(svc, 2)
     wanted = {"refill", "poll", "pass", "tally"}
     rnd = random.Random(5)
@@ -122,8 +124,8 @@ async def test_undo_is_refused_after_every_kind_of_reveal_even_for_the_host(tmp_
     await svc.close()
 
 
-async def test_a_button_from_the_undone_position_does_not_play(tmp_path: Path) -> None:
-    svc = await open_service(tmp_path / "u.db")
+async def test_a_button_from_the_undone_position_does_not_play(database: Path | str) -> None:
+    svc = await open_service(database)
     await start_game(svc, 2)
     game = await current(svc)
     seat = game.pending_seats()[0]
@@ -138,8 +140,10 @@ async def test_a_button_from_the_undone_position_does_not_play(tmp_path: Path) -
     await svc.close()
 
 
-async def test_the_undo_message_names_the_computers_answers_taken_back_with_the_move(tmp_path: Path) -> None:
-    svc = await open_service(tmp_path / "u.db")
+async def test_the_undo_message_names_the_computers_answers_taken_back_with_the_move(
+    database: Path | str,
+) -> None:
+    svc = await open_service(database)
     await svc.new_game(ANN, channel=CHANNEL)
     await svc.add_ai(ANN, channel=CHANNEL, level="random")
     row = await svc.storage.open_game(CHANNEL)

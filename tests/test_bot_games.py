@@ -27,8 +27,7 @@ from bot.service.core import CittaService
 from engine import Game, View
 
 
-async def _play_whole_game(tmp_path: Path, n: int, setup: str, rng_seed: int, restarts: int) -> Transcript:
-    db = tmp_path / "citta.db"
+async def _play_whole_game(db: Path | str, n: int, setup: str, rng_seed: int, restarts: int) -> Transcript:
     renderer = FakeRenderer()
     svc = await open_service(db, renderer)
     log = Transcript()
@@ -38,7 +37,7 @@ async def _play_whole_game(tmp_path: Path, n: int, setup: str, rng_seed: int, re
     for _ in range(restarts):
         await answer_all(svc, rnd, log, 20 * n // 2)
         await svc.close()  # the bot stops ...
-        svc = await open_service(db, renderer)  # ... and starts again on the same file
+        svc = await open_service(db, renderer)  # ... and starts again on the same database
     while await answer_all(svc, rnd, log, 50):
         pass
     row = await svc.storage.latest_game(CHANNEL)
@@ -78,21 +77,21 @@ def _assert_nothing_hidden_in_public(log: Transcript, caplog: pytest.LogCaptureF
 
 
 async def test_two_player_game_reaches_the_final_score_across_a_restart(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    database: Path | str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
     quiet_noisy_loggers()  # as setup_logging does in the bot
-    log = await _play_whole_game(tmp_path, 2, "beginner", rng_seed=3, restarts=1)
+    log = await _play_whole_game(database, 2, "beginner", rng_seed=3, restarts=1)
     assert log.buttons_used > 5
     _assert_nothing_hidden_in_public(log, caplog)
 
 
 async def test_five_player_game_reaches_the_final_score_across_two_restarts(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    database: Path | str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
     quiet_noisy_loggers()  # as setup_logging does in the bot
-    log = await _play_whole_game(tmp_path, 5, "experienced", rng_seed=5, restarts=2)
+    log = await _play_whole_game(database, 5, "experienced", rng_seed=5, restarts=2)
     assert log.buttons_used > 10
     _assert_nothing_hidden_in_public(log, caplog)
     mentions = [m for o in log.outcomes if o.announcement for m in o.announcement.mentions]

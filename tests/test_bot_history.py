@@ -8,7 +8,7 @@ import random
 
 import pytest
 from PIL import Image
-from test_bot_support import CHANNEL, GUILD, PLAYERS, Table, Transcript, answer_all, start_game
+from test_bot_support import CHANNEL, GUILD, PLAYERS, Table, Transcript, answer_all, query, start_game
 
 from bot.errors import NoGame, NotAllowed
 from bot.results import User
@@ -58,9 +58,8 @@ async def test_the_final_move_stores_placings_ratings_and_the_scoring_post_toget
     places = await svc.storage.game_results(game_id)
     assert [p.player for p in places] == ["user:101", "user:102", "computer:basic"]
     assert sorted(p.rank for p in places)[0] == 1
-    async with svc.storage._lock:
-        rows = await svc.storage._all("SELECT * FROM outbox WHERE game = ? AND version = ? ORDER BY id",
-                                      (game_id, row.version))  # fmt: skip
+    rows = await query(svc.storage, "SELECT * FROM outbox WHERE game = ? AND version = ? ORDER BY id",
+                       game_id, row.version)  # fmt: skip
     assert len(rows) == 2, "the final move's post, then the scoring post, stored with the move"
     scoring = load(rows[1]["channel"], rows[1]["payload"], rows[1]["image"]).message_for()
     assert scoring is not None and not scoring.ephemeral
@@ -112,10 +111,7 @@ async def test_a_replay_interrupted_by_a_stop_is_posted_by_the_next_tick_once(ta
     await svc.tick()
     await svc.tick()
     assert await svc.storage.unreplayed() == []
-    async with svc.storage._lock:
-        rows = await svc.storage._all(
-            "SELECT * FROM outbox WHERE game = ? AND payload LIKE '%.gif%'", (row.id,)
-        )
+    rows = await query(svc.storage, "SELECT * FROM outbox WHERE game = ? AND payload LIKE '%.gif%'", row.id)
     assert len(rows) == 1, "the replay is stored once"
     post = load(rows[0]["channel"], rows[0]["payload"], rows[0]["image"]).message_for()
     assert post is not None and post.filename == f"citta-game-{row.id}.gif" and post.image is not None
@@ -138,10 +134,8 @@ async def test_the_commands_read_the_history_of_this_server_only(table: Table) -
     assert games.text.count("**Game ") == 2 and "final post not sent yet" in games.text
     first_row = await svc.storage.game(first)
     assert first_row is not None
-    async with svc.storage._lock:
-        final = await svc.storage._one("SELECT id FROM outbox WHERE game = ? AND version = ? ORDER BY id",
-                                       (first, first_row.version))  # fmt: skip
-    assert final is not None
+    [final, *_] = await query(svc.storage, "SELECT id FROM outbox WHERE game = ? AND version = ? ORDER BY id",
+                              first, first_row.version)  # fmt: skip
     await svc.storage.outbox_sent(final["id"], 4242, table.clock.now)
     assert f"https://discord.com/channels/{GUILD}/{CHANNEL}/4242" in (await svc.games(GUILD)).text
     with pytest.raises(NoGame):

@@ -1,43 +1,67 @@
-"""The database: migrations from an empty file, reopening, one open game per channel."""
+"""The database, on each backend: migrations from an empty database, reopening, one open game per
+channel; which backend ``CITTA_DB`` names."""
 
 from __future__ import annotations
 
-import sqlite3
+import shutil
 from pathlib import Path
 
 import pytest
+from test_bot_support import query
 
-from bot.storage.sqlite import ChannelBusy, Storage, migration_files
+from bot.storage import BadDatabase, ChannelBusy, StorageProtocol, open_storage
+from bot.storage.backends import passwords, shown, target
+from bot.storage.postgres import PG_MIGRATIONS, PostgresStorage
+from bot.storage.sqlite import MIGRATIONS, Storage, migration_files
+
+TABLES = {"games", "seats", "moves", "secrets", "players", "clocks", "outbox", "results", "ratings"}
 
 
-async def test_migrations_build_every_table_in_an_empty_database(tmp_path: Path) -> None:
-    db = tmp_path / "new.db"
-    store = await Storage.open(db)
+def folder_of(store: StorageProtocol) -> Path:
+    """The migrations of ``store``'s backend."""
+    return PG_MIGRATIONS if isinstance(store, PostgresStorage) else MIGRATIONS
+
+
+async def tables(store: StorageProtocol) -> set[str]:
+    if isinstance(store, PostgresStorage):
+        rows = await query(store, "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'")
+    else:
+        rows = await query(store, "SELECT name FROM sqlite_master WHERE type = 'table'")
+    return {r["name"] for r in rows}
+
+
+def test_both_backends_have_the_same_numbered_migrations() -> None:
+    sqlite, postgres = migration_files(), migration_files(PG_MIGRATIONS)
+    assert [(n, p.name) for n, p in sqlite] == [(n, p.name) for n, p in postgres]
+
+
+async def test_migrations_build_every_table_in_an_empty_database(database: Path | str) -> None:
+    store = await open_storage(database)
     assert await store.schema_version() == len(migration_files()) >= 1
+    assert {*TABLES, "schema_version"} <= await tables(store)
     await store.close()
-    with sqlite3.connect(db) as con:
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    assert {"games", "seats", "moves", "secrets", "schema_version"} <= tables
 
 
-async def test_reopening_does_not_apply_migrations_twice(tmp_path: Path) -> None:
-    db = tmp_path / "again.db"
-    await (await Storage.open(db)).close()
-    store = await Storage.open(db)
+async def test_reopening_does_not_apply_migrations_twice(database: Path | str) -> None:
+    await (await open_storage(database)).close()
+    store = await open_storage(database)
     assert await store.schema_version() == len(migration_files())
+    [count] = await query(store, "SELECT COUNT(*) AS n FROM schema_version")
+    assert count["n"] == len(migration_files())
     await store.close()
-    with sqlite3.connect(db) as con:
-        assert con.execute("SELECT COUNT(*) FROM schema_version").fetchone()[0] == len(migration_files())
 
 
-async def test_a_new_migration_file_is_applied_on_the_next_start(tmp_path: Path) -> None:
+async def test_a_new_migration_file_is_applied_on_the_next_start(
+    database: Path | str, tmp_path: Path
+) -> None:
+    store = await open_storage(database)
     folder = tmp_path / "migrations"
     folder.mkdir()
-    for _, path in migration_files():
-        (folder / path.name).write_text(path.read_text())
-    store = await Storage.open(tmp_path / "m.db")
+    for _, path in migration_files(folder_of(store)):
+        shutil.copy(path, folder / path.name)
     (folder / f"{len(migration_files()) + 1:04d}_extra.sql").write_text("CREATE TABLE extra (x INTEGER);")
     assert await store.migrate(folder) == len(migration_files()) + 1
+    assert "extra" in await tables(store)
     await store.close()
 
 
@@ -48,8 +72,8 @@ def test_migration_numbers_must_not_have_gaps(tmp_path: Path) -> None:
         migration_files(tmp_path)
 
 
-async def test_one_open_game_per_channel_but_many_channels(tmp_path: Path) -> None:
-    store = await Storage.open(tmp_path / "c.db")
+async def test_one_open_game_per_channel_but_many_channels(database: Path | str) -> None:
+    store = await open_storage(database)
     kw = dict(guild=1, host=5, host_name="Ann", setup="beginner", players_wanted=None, now=0)
     first = await store.create_lobby(channel=10, **kw)  # type: ignore[arg-type]
     with pytest.raises(ChannelBusy):
@@ -58,3 +82,59 @@ async def test_one_open_game_per_channel_but_many_channels(tmp_path: Path) -> No
     assert await store.set_status(first, "abandoned", now=1)
     await store.create_lobby(channel=10, **kw)  # type: ignore[arg-type]
     await store.close()
+
+
+async def test_citta_db_chooses_the_backend(tmp_path: Path, postgres: str) -> None:
+    for value in (tmp_path / "a.db", str(tmp_path / "b.db"), f"sqlite:///{tmp_path / 'c.db'}"):
+        store = await open_storage(value)
+        assert isinstance(store, Storage)
+        await store.close()
+    assert {p.name for p in tmp_path.iterdir()} >= {"a.db", "b.db", "c.db"}
+    store = await open_storage(postgres)
+    assert isinstance(store, PostgresStorage)
+    await store.close()
+
+
+@pytest.mark.parametrize(
+    ("value", "kind", "where"),
+    [
+        ("citta.db", "sqlite", Path("citta.db")),
+        ("  /data/citta.db ", "sqlite", Path("/data/citta.db")),
+        ("sqlite:///citta.db", "sqlite", Path("citta.db")),
+        ("sqlite:////data/citta.db", "sqlite", Path("/data/citta.db")),
+        ("postgresql://citta:pw@db:5432/citta", "postgres", "postgresql://citta:pw@db:5432/citta"),
+        ("postgres://citta@db/citta", "postgres", "postgres://citta@db/citta"),
+        ("postgresql://citta@/citta?host=/run/pg", "postgres", "postgresql://citta@/citta?host=/run/pg"),
+    ],
+)
+def test_a_path_or_a_url_names_one_backend(value: str, kind: str, where: Path | str) -> None:
+    assert (target(value).kind, target(value).where) == (kind, where)
+
+
+@pytest.mark.parametrize(
+    ("value", "says"),
+    [
+        ("mysql://root:hunter2@db/citta", "neither SQLite nor PostgreSQL"),
+        ("sqlite://citta.db", "names no file"),
+        ("sqlite:///", "names no file"),
+        ("postgresql://citta:hunter2@db:port/citta", "is not a PostgreSQL URL"),
+        ("postgresql:///citta", "names no server"),
+        ("   ", "is empty"),
+    ],
+)
+def test_a_url_of_no_known_backend_is_refused_without_its_password(value: str, says: str) -> None:
+    with pytest.raises(BadDatabase, match=says) as refused:
+        target(value)
+    assert "hunter2" not in str(refused.value)
+
+
+def test_the_password_is_redacted_where_the_url_is_shown() -> None:
+    url = "postgresql://citta:p%40ss@db:5432/citta?sslmode=require"
+    assert shown(url) == "postgresql://citta:[redacted]@db:5432/citta?sslmode=require"
+    assert (
+        shown("postgresql://citta@db/citta?password=p4ss")
+        == "postgresql://citta@db/citta?password=[redacted]"
+    )
+    assert shown("/data/citta.db") == "/data/citta.db"
+    assert passwords(url) == ("p%40ss", "p@ss")
+    assert passwords("/data/citta.db") == ()

@@ -5,14 +5,18 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from bot.results import Message, Outcome, Post, User, parse_custom_id
 from bot.service.core import CittaService
+from bot.storage.protocol import StorageProtocol
+from bot.storage.sqlite import Storage
 from engine import Game, View
 
 CHANNEL = 1000
@@ -63,11 +67,25 @@ class FakeClock:
 
 
 async def open_service(
-    path: Path, renderer: FakeRenderer | None = None, seed: int = SEED, clock: FakeClock | None = None
+    path: Path | str, renderer: FakeRenderer | None = None, seed: int = SEED, clock: FakeClock | None = None
 ) -> CittaService:
     return await CittaService.open(
         path, renderer=renderer or FakeRenderer(), seeds=lambda: seed, clock=clock or FakeClock()
     )
+
+
+async def query(storage: StorageProtocol, sql: str, *args: object) -> list[dict[str, Any]]:
+    """The rows of a raw query (``?`` placeholders) on either backend, for tests that look inside."""
+    if isinstance(storage, Storage):
+        async with storage._lock:
+            return [dict(r) for r in await storage._all(sql, args)]
+    from bot.storage.postgres import PostgresStorage
+
+    assert isinstance(storage, PostgresStorage)
+    number = itertools.count(1)
+    return [
+        dict(r) for r in await storage.pool.fetch(re.sub(r"\?", lambda _: f"${next(number)}", sql), *args)
+    ]
 
 
 async def start_game(svc: CittaService, n: int, setup: str = "beginner", channel: int = CHANNEL) -> Outcome:
@@ -157,9 +175,9 @@ async def answer_all(svc: CittaService, rnd: random.Random, log: Transcript, lim
 
 
 class Table:
-    """A service on a file with a fake clock, restarted at will like the bot."""
+    """A service on a database (a file or a URL) with a fake clock, restarted at will like the bot."""
 
-    def __init__(self, path: Path, clock: FakeClock) -> None:
+    def __init__(self, path: Path | str, clock: FakeClock) -> None:
         self.path, self.clock = path, clock
         self.svc: CittaService
 

@@ -40,8 +40,8 @@ from bot.client.ui import message_kwargs
 from bot.results import DirectMessage, Message
 from bot.storage import envelope
 from bot.storage.outbox import MISSING
+from bot.storage.protocol import StorageProtocol
 from bot.storage.rows import OutboxRow
-from bot.storage.sqlite import Storage
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +90,7 @@ class Deliverer:
     """Sends the outbox through ``client``. `wake` after storing; `run` is the task's body."""
 
     def __init__(
-        self, client: discord.Client, storage: Storage, clock: Callable[[], float] = time.time
+        self, client: discord.Client, storage: StorageProtocol, clock: Callable[[], float] = time.time
     ) -> None:
         self.client = client
         self.storage = storage

@@ -15,8 +15,9 @@ from typing import Protocol, TypeVar, cast
 from bot.errors import NoGame, NotSeated
 from bot.results import Outcome, Picture, Post
 from bot.service.workers import ThreadWorkers, Workers
+from bot.storage.backends import open_storage
+from bot.storage.protocol import StorageProtocol
 from bot.storage.rows import GameRow, SeatRow
-from bot.storage.sqlite import Storage
 from engine import Game, View
 
 log = logging.getLogger("bot.service")
@@ -64,7 +65,7 @@ class ServiceBase:
 
     def __init__(
         self,
-        storage: Storage,
+        storage: StorageProtocol,
         *,
         renderer: Renderer | None = default_renderer,
         clock: Callable[[], float] = time.time,
@@ -87,8 +88,9 @@ class ServiceBase:
 
     @classmethod
     async def open(cls: type[S], path: str | Path, **kw: object) -> S:
-        """Open the database at ``path`` (migrating it) and make a service on it."""
-        return cls(await Storage.open(path), **kw)  # type: ignore[arg-type]
+        """Open the database ``path`` names (an SQLite file or a PostgreSQL URL, see
+        `bot.storage.backends`), migrating it, and make a service on it."""
+        return cls(await open_storage(path), **kw)  # type: ignore[arg-type]
 
     async def close(self) -> None:
         await self.storage.close()

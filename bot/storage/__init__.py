@@ -1,13 +1,19 @@
-"""Storage: all SQL of the bot (SQLite through aiosqlite in `sqlite`, its queries of clocks,
-the outbox and the history beside it), the rows it returns (`rows`), the outbox's payloads
-(`envelope`) and the numbered migrations (``migrations/``)."""
+"""Storage: all SQL of the bot behind one interface (`protocol.StorageProtocol`), with two
+backends beside it — SQLite through aiosqlite (`sqlite`, with its queries of clocks, the outbox
+and the history in `clocks`, `outbox`, `history`) and PostgreSQL through asyncpg (`postgres`)
+— chosen by ``CITTA_DB`` (`backends.open_storage`); the rows they return (`rows`, built by
+`convert`), the outbox's payloads (`envelope`), each backend's numbered migrations
+(``migrations/``, ``migrations/postgres/``), and ``python -m bot.storage.copy`` to move a
+SQLite database to PostgreSQL."""
 
 from __future__ import annotations
 
+from bot.storage.backends import BadDatabase, open_storage
+from bot.storage.protocol import ChannelBusy, StorageProtocol
 from bot.storage.rows import Clock, GameRow, GameSettings, MoveRow, Prefs, SeatRow, Secret
-from bot.storage.sqlite import MIGRATIONS, ChannelBusy, Storage, migration_files
+from bot.storage.sqlite import MIGRATIONS, Storage, migration_files
 
 __all__ = [
-    "MIGRATIONS", "ChannelBusy", "Clock", "GameRow", "GameSettings", "MoveRow", "Prefs", "SeatRow", "Secret",
-    "Storage", "migration_files",
+    "MIGRATIONS", "BadDatabase", "ChannelBusy", "Clock", "GameRow", "GameSettings", "MoveRow", "Prefs",
+    "SeatRow", "Secret", "Storage", "StorageProtocol", "migration_files", "open_storage",
 ]  # fmt: skip

@@ -1,5 +1,5 @@
 """The SQL of asynchronous play (part of `bot.storage.Storage`): settings, preferences,
-clocks, vacation, computer and absent seats, and converting rows.
+clocks, vacation, computer and absent seats (rows become dataclasses in `bot.storage.convert`).
 
 Every method holds the storage lock, like the rest of `Storage`; ``_sync_clocks`` runs inside
 a transaction that its caller holds.
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import sqlite3
 from collections.abc import AsyncIterator, Collection
 from dataclasses import asdict
@@ -17,11 +16,9 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.rows import Clock, GameRow, GameSettings, MoveRow, Prefs, SeatRow
-
-SETTING_COLUMNS = (
-    "deadline_hours", "remind_hours", "policy", "ai_level", "board_every", "vacation_days", "language"
-)  # fmt: skip
+from bot.storage import convert
+from bot.storage.convert import SETTING_COLUMNS
+from bot.storage.rows import Clock, GameSettings, Prefs
 
 
 class ClockStorage:
@@ -53,38 +50,10 @@ class ClockStorage:
         async with self.db.execute(sql, params) as cur:
             return list(await cur.fetchall())
 
-    @staticmethod
-    def _game(row: sqlite3.Row) -> GameRow:
-        settings = GameSettings(**{c: row[c] for c in SETTING_COLUMNS})
-        return GameRow(
-            id=row["id"], guild=row["guild"], channel=row["channel"], host=row["host"],
-            status=row["status"], setup=row["setup"], players_wanted=row["players_wanted"],
-            seed=row["seed"], version=row["version"],
-            record=json.loads(row["record"]) if row["record"] else None,
-            snapshot=json.loads(row["snapshot"]) if row["snapshot"] else None,
-            highlight=json.loads(row["highlight"]), created_at=row["created_at"],
-            updated_at=row["updated_at"], settings=settings, paused=row["paused"], blocked=row["blocked"],
-        )  # fmt: skip
-
-    @staticmethod
-    def _seat(r: sqlite3.Row) -> SeatRow:
-        return SeatRow(
-            r["seat"], r["user_id"], r["name"], bool(r["resigned"]), r["ai_level"], bool(r["away"]),
-            r["vacation_until"], r["vacation_used"], r["vacation_year"],
-        )  # fmt: skip
-
-    @staticmethod
-    def _move(r: sqlite3.Row) -> MoveRow:
-        events = [(e["kind"], e["text"]) for e in json.loads(r["events"])] if r["events"] else None
-        return MoveRow(
-            r["number"], r["seat"], r["text"], r["summary"], bool(r["auto"]), r["created_at"],
-            bool(r["reveals"]), r["batch"], events,
-        )  # fmt: skip
-
-    @staticmethod
-    def _clock(r: sqlite3.Row) -> Clock:
-        return Clock(r["game"], r["seat"], r["since"], r["paused"], r["reminders"], r["last_reminded"],
-                     bool(r["stalled"]))  # fmt: skip
+    _game = staticmethod(convert.game)
+    _seat = staticmethod(convert.seat)
+    _move = staticmethod(convert.move)
+    _clock = staticmethod(convert.clock)
 
     # --- settings and preferences ---------------------------------------------------
 
@@ -103,12 +72,7 @@ class ClockStorage:
         marks = ", ".join("?" for _ in ids)
         async with self._lock:
             rows = await self._all(f"SELECT * FROM players WHERE user_id IN ({marks})", tuple(ids))
-        found = {
-            r["user_id"]: Prefs(
-                r["user_id"], r["quiet_start"], r["quiet_end"], r["utc_offset"], r["remind_by"], r["language"]
-            )
-            for r in rows
-        }
+        found = {r["user_id"]: convert.prefs(r) for r in rows}
         return {u: found.get(u, Prefs(u)) for u in ids}
 
     async def set_prefs(self, prefs: Prefs) -> None:

@@ -9,57 +9,21 @@ inside the transaction of the game's final move (`Storage.commit_moves`).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from bot.results import Post
+from bot.storage import convert
 from bot.storage.outbox import OutboxStorage
-from bot.storage.rows import FORMER, Placing, Rating
+from bot.storage.rows import FORMER, Finished, Placing, Rating, Result, Standing
+
+__all__ = ["FORMER_KEY", "FORMER_SEAT", "Finished", "HistoryStorage", "Result", "Standing"]
 
 FORMER_KEY = "former"
 FORMER_SEAT = -100
 """A forgotten player's seat gets the user id ``FORMER_SEAT - seat`` (no one's: computers have -1 … -4)."""
 
 
-@dataclass(frozen=True)
-class Standing:
-    """A player's line of the leaderboard."""
-
-    player: str
-    name: str
-    rating: Rating
-    games: int
-
-
-@dataclass(frozen=True)
-class Result:
-    """One seat of a finished game, as the history keeps it."""
-
-    game: int
-    ended_at: int
-    place: Placing
-
-
-@dataclass(frozen=True)
-class Finished:
-    """A finished game of a server: when, where its final post is, and its placings by seat."""
-
-    game: int
-    ended_at: int
-    channel: int
-    message_id: int | None
-    """The Discord message of the game's final move (None until it is sent)."""
-    places: list[Placing]
-
-
-def _placing(r: sqlite3.Row) -> Placing:
-    return Placing(
-        seat=r["seat"], player=r["player"], user_id=r["user_id"], name=r["name"], rank=r["rank"],
-        score=r["score"], gold=r["gold"], citizens=r["citizens"], bonus=r["bonus"], hunger_vp=r["hunger_vp"],
-        resigned=bool(r["resigned"]), hungry_years=r["hungry_years"], built=json.loads(r["built"]),
-        before=Rating(r["mu_before"], r["sigma_before"]), after=Rating(r["mu_after"], r["sigma_after"]),
-    )  # fmt: skip
+_placing = convert.placing
 
 
 class HistoryStorage(OutboxStorage):

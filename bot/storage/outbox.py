@@ -7,13 +7,11 @@ every other method holds the storage lock, like the rest of `Storage`.
 
 from __future__ import annotations
 
-import json
 import secrets
-import sqlite3
 from collections.abc import Callable, Collection, Iterable, Sequence
 
 from bot.results import Post
-from bot.storage import envelope
+from bot.storage import convert, envelope
 from bot.storage.clocks import ClockStorage
 from bot.storage.rows import OutboxRow
 
@@ -23,14 +21,7 @@ NONCE_BYTES = 8
 """The nonce is ``<16 hex digits>.<id>``: unique per database and well under Discord's 25 characters."""
 
 
-def outbox_row(r: sqlite3.Row) -> OutboxRow:
-    dms_done = {int(k): v for k, v in json.loads(r["dms_done"]).items()}
-    return OutboxRow(
-        id=r["id"], game=r["game"], channel=r["channel"], version=r["version"], payload=r["payload"],
-        image=r["image"], nonce=r["nonce"], dms_done=dms_done,
-        state=r["state"], attempts=r["attempts"], tried_at=r["tried_at"], next_try=r["next_try"],
-        message_id=r["message_id"], error=r["error"], created_at=r["created_at"],
-    )  # fmt: skip
+outbox_row = convert.outbox
 
 
 class OutboxStorage(ClockStorage):

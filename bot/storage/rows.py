@@ -1,4 +1,5 @@
-"""The rows the storage returns: games with their settings, seats, moves, clocks, preferences."""
+"""The rows the storage returns: games with their settings, seats, moves, clocks, preferences,
+the outbox, and the history (placings, ratings, standings, finished games)."""
 
 from __future__ import annotations
 
@@ -205,3 +206,34 @@ class Placing:
     @property
     def change(self) -> float:
         return self.after.shown - self.before.shown
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line of the leaderboard."""
+
+    player: str
+    name: str
+    rating: Rating
+    games: int
+
+
+@dataclass(frozen=True)
+class Result:
+    """One seat of a finished game, as the history keeps it."""
+
+    game: int
+    ended_at: int
+    place: Placing
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A finished game of a server: when, where its final post is, and its placings by seat."""
+
+    game: int
+    ended_at: int
+    channel: int
+    message_id: int | None
+    """The Discord message of the game's final move (None until it is sent)."""
+    places: list[Placing]

@@ -20,20 +20,17 @@ from typing import Any
 import aiosqlite
 
 from bot.results import Post
+from bot.storage.convert import events_json
 from bot.storage.history import HistoryStorage
+from bot.storage.protocol import OPEN, ChannelBusy
 from bot.storage.rows import Clock, GameRow, GameSettings, MoveRow, Placing, Prefs, SeatRow, Secret
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
-OPEN = ("lobby", "active")
 __all__ = [
     "ChannelBusy", "Clock", "GameRow", "GameSettings", "MoveRow", "Prefs", "SeatRow", "Secret", "Storage",
     "migration_files",
 ]  # fmt: skip
-
-
-class ChannelBusy(Exception):
-    """The channel already has a lobby or a running game."""
 
 
 def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
@@ -44,10 +41,6 @@ def migration_files(folder: Path = MIGRATIONS) -> list[tuple[int, Path]]:
     if [n for n, _ in found] != list(range(1, len(found) + 1)):
         raise RuntimeError(f"Migrations in {folder} must be numbered 0001, 0002, … without gaps.")
     return found
-
-
-def _events_json(move: MoveRow) -> str:
-    return json.dumps([{"kind": k, "text": t} for k, t in move.events or []])
 
 
 class Storage(HistoryStorage):
@@ -350,7 +343,7 @@ class Storage(HistoryStorage):
                     "INSERT INTO moves (game, number, seat, text, summary, auto, created_at, reveals, batch, "
                     "events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(game_id, m.number, m.seat, m.text, m.summary, int(m.auto), now, int(m.reveals),
-                      based_on if batch is None else batch, _events_json(m)) for m in moves],
+                      based_on if batch is None else batch, events_json(m)) for m in moves],
                 )  # fmt: skip
                 await self.db.executemany(
                     "INSERT INTO secrets (game, seat, year, move, kind, text) VALUES (?, ?, ?, ?, ?, ?)",

@@ -1,0 +1,92 @@
+"""Database rows to the storage's dataclasses, for both backends: an SQLite row and an asyncpg
+record are both read by column name (flags may be 0/1 or booleans; JSON comes as text)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Protocol
+
+from bot.storage.rows import (
+    Clock,
+    GameRow,
+    GameSettings,
+    MoveRow,
+    OutboxRow,
+    Placing,
+    Prefs,
+    Rating,
+    SeatRow,
+)
+
+SETTING_COLUMNS = (
+    "deadline_hours", "remind_hours", "policy", "ai_level", "board_every", "vacation_days", "language"
+)  # fmt: skip
+
+
+class Row(Protocol):
+    """A row read by column name (`sqlite3.Row`, `asyncpg.Record`)."""
+
+    def __getitem__(self, key: str, /) -> Any: ...
+
+
+def game(row: Row) -> GameRow:
+    settings = GameSettings(**{c: row[c] for c in SETTING_COLUMNS})
+    return GameRow(
+        id=row["id"], guild=row["guild"], channel=row["channel"], host=row["host"],
+        status=row["status"], setup=row["setup"], players_wanted=row["players_wanted"],
+        seed=row["seed"], version=row["version"],
+        record=json.loads(row["record"]) if row["record"] else None,
+        snapshot=json.loads(row["snapshot"]) if row["snapshot"] else None,
+        highlight=json.loads(row["highlight"]), created_at=row["created_at"],
+        updated_at=row["updated_at"], settings=settings, paused=row["paused"], blocked=row["blocked"],
+    )  # fmt: skip
+
+
+def seat(r: Row) -> SeatRow:
+    return SeatRow(
+        r["seat"], r["user_id"], r["name"], bool(r["resigned"]), r["ai_level"], bool(r["away"]),
+        r["vacation_until"], r["vacation_used"], r["vacation_year"],
+    )  # fmt: skip
+
+
+def move(r: Row) -> MoveRow:
+    events = [(e["kind"], e["text"]) for e in json.loads(r["events"])] if r["events"] else None
+    return MoveRow(
+        r["number"], r["seat"], r["text"], r["summary"], bool(r["auto"]), r["created_at"],
+        bool(r["reveals"]), r["batch"], events,
+    )  # fmt: skip
+
+
+def clock(r: Row) -> Clock:
+    return Clock(r["game"], r["seat"], r["since"], r["paused"], r["reminders"], r["last_reminded"],
+                 bool(r["stalled"]))  # fmt: skip
+
+
+def prefs(r: Row) -> Prefs:
+    return Prefs(
+        r["user_id"], r["quiet_start"], r["quiet_end"], r["utc_offset"], r["remind_by"], r["language"]
+    )
+
+
+def outbox(r: Row) -> OutboxRow:
+    dms_done = {int(k): v for k, v in json.loads(r["dms_done"]).items()}
+    return OutboxRow(
+        id=r["id"], game=r["game"], channel=r["channel"], version=r["version"], payload=r["payload"],
+        image=r["image"], nonce=r["nonce"], dms_done=dms_done,
+        state=r["state"], attempts=r["attempts"], tried_at=r["tried_at"], next_try=r["next_try"],
+        message_id=r["message_id"], error=r["error"], created_at=r["created_at"],
+    )  # fmt: skip
+
+
+def placing(r: Row) -> Placing:
+    return Placing(
+        seat=r["seat"], player=r["player"], user_id=r["user_id"], name=r["name"], rank=r["rank"],
+        score=r["score"], gold=r["gold"], citizens=r["citizens"], bonus=r["bonus"], hunger_vp=r["hunger_vp"],
+        resigned=bool(r["resigned"]), hungry_years=r["hungry_years"], built=json.loads(r["built"]),
+        before=Rating(r["mu_before"], r["sigma_before"]), after=Rating(r["mu_after"], r["sigma_after"]),
+    )  # fmt: skip
+
+
+def events_json(m: MoveRow) -> str:
+    """A move's public events as stored: a JSON list of ``{kind, text}``."""
+    return json.dumps([{"kind": k, "text": t} for k, t in m.events or []])

@@ -1,0 +1,109 @@
+"""The connection pool, transactions and migrations of the PostgreSQL storage.
+
+Every method borrows a connection from one asyncpg pool for one statement or one transaction;
+nothing holds a connection between calls, so the same database serves several processes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable, Collection
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import asyncpg
+
+from bot.storage.sqlite import MIGRATIONS, migration_files
+
+PG_MIGRATIONS = MIGRATIONS / "postgres"
+POOL_SIZE = 10
+"""The connections one process keeps open (a move holds one for its transaction only). All are
+opened at start, as asyncpg does by default: no request waits for a connection to be made, so
+two copies of one request read the game at the same moment, as they do on SQLite."""
+MIGRATION_LOCK = (0x43495454, 1)
+"""The advisory lock (two int keys: "CITT", 1) held while migrating; the outbox's per-channel
+locks use the one-bigint key space, which never overlaps it."""
+
+if TYPE_CHECKING:
+    from asyncpg.pool import PoolConnectionProxy
+
+    Connection: TypeAlias = PoolConnectionProxy[asyncpg.Record]
+    """A connection borrowed from the pool."""
+
+
+def affected(status: str) -> int:
+    """The row count of a command tag such as ``UPDATE 1`` or ``INSERT 0 3``."""
+    return int(status.rsplit(" ", 1)[-1])
+
+
+class PgBase:
+    """The pool, its transactions, the schema; the queries are in the subclasses."""
+
+    on_enqueue: Callable[[], None] | None = None
+    """Called after a transaction that stored announcements (the bot wakes its delivery task)."""
+
+    def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
+        self.pool = pool
+
+    @classmethod
+    async def connect(cls, dsn: str, *, pool_size: int = POOL_SIZE) -> asyncpg.Pool[asyncpg.Record]:
+        """A pool of ``pool_size`` connections to ``dsn`` (a ``postgresql://`` URL), all opened now."""
+        pool: asyncpg.Pool[asyncpg.Record] = await asyncpg.create_pool(
+            dsn, min_size=pool_size, max_size=pool_size, server_settings={"application_name": "citta-bot"}
+        )
+        return pool
+
+    async def close(self) -> None:
+        await self.pool.close()
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[Connection]:
+        """A connection in a transaction (READ COMMITTED): committed at the end, rolled back on
+        an error. Rows a transaction changes stay locked until it ends."""
+        async with self.pool.acquire() as conn, conn.transaction():
+            yield conn
+
+    def _woken(self, ids: Collection[int]) -> None:
+        """Tell the delivery task, once the transaction that stored ``ids`` is committed."""
+        if ids and self.on_enqueue is not None:
+            self.on_enqueue()
+
+    async def _one(self, sql: str, *args: Any) -> asyncpg.Record | None:
+        return await self.pool.fetchrow(sql, *args)
+
+    async def _all(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        return await self.pool.fetch(sql, *args)
+
+    async def _execute(self, sql: str, *args: Any) -> int:
+        """Run one statement; the rows it changed."""
+        return affected(await self.pool.execute(sql, *args))
+
+    # --- schema ---------------------------------------------------------------------
+
+    async def schema_version(self) -> int:
+        async with self.pool.acquire() as conn:
+            return await self._schema_version(conn)
+
+    @staticmethod
+    async def _schema_version(conn: Connection) -> int:
+        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        found = await conn.fetchval("SELECT MAX(version) FROM schema_version")
+        return 0 if found is None else int(found)
+
+    async def migrate(self, folder: Path = PG_MIGRATIONS) -> int:
+        """Apply the migrations newer than the database, each in its own transaction, under an
+        advisory lock: processes starting together apply each one once."""
+        async with self.pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1, $2)", *MIGRATION_LOCK)
+            try:
+                current = await self._schema_version(conn)
+                for number, path in migration_files(folder):
+                    if number <= current:
+                        continue
+                    async with conn.transaction():
+                        await conn.execute(path.read_text(encoding="utf-8"))
+                        await conn.execute("INSERT INTO schema_version (version) VALUES ($1)", number)
+                    current = number
+                return current
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1, $2)", *MIGRATION_LOCK)

@@ -1,0 +1,264 @@
+"""Games, seats, the move log and private notes on PostgreSQL (the twin of `bot.storage.sqlite`).
+
+A move is one transaction guarded by the version check: ``UPDATE games … WHERE id = $1 AND
+version = $2 AND status = 'active'``. The update locks the game's row; a second commit based
+on the same version, from this process or another, waits for the first to end and then finds
+no row at that version (PostgreSQL checks the condition again on the committed row), so it
+stores nothing. Lobby changes lock the game's row before they read its seats.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Sequence
+from typing import Any
+
+import asyncpg
+
+from bot.results import Post
+from bot.storage import convert
+from bot.storage.convert import events_json
+from bot.storage.postgres.base import affected
+from bot.storage.postgres.history import PgHistory
+from bot.storage.protocol import OPEN, ChannelBusy
+from bot.storage.rows import Clock, GameRow, MoveRow, Placing, SeatRow, Secret
+
+
+class PgGames(PgHistory):
+    """Queries of games, seats, moves and secrets."""
+
+    # --- reading --------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> GameRow | None:
+        row = await self._one("SELECT * FROM games WHERE id = $1", game_id)
+        return convert.game(row) if row else None
+
+    async def open_game(self, channel: int) -> GameRow | None:
+        """The lobby or running game of a channel."""
+        row = await self._one(
+            "SELECT * FROM games WHERE channel = $1 AND status = ANY($2::text[])", channel, list(OPEN)
+        )
+        return convert.game(row) if row else None
+
+    async def latest_game(self, channel: int) -> GameRow | None:
+        """The open game of a channel, else the last one that was played there."""
+        row = await self._one(
+            "SELECT * FROM games WHERE channel = $1 ORDER BY status = ANY($2::text[]) DESC, id DESC LIMIT 1",
+            channel, list(OPEN),
+        )  # fmt: skip
+        return convert.game(row) if row else None
+
+    async def active_games(self) -> list[GameRow]:
+        rows = await self._all("SELECT * FROM games WHERE status = ANY($1::text[]) ORDER BY id", list(OPEN))
+        return [convert.game(r) for r in rows]
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self._all("SELECT * FROM seats WHERE game = $1 ORDER BY seat", game_id)
+        return [convert.seat(r) for r in rows]
+
+    async def moves(self, game_id: int, last: int | None = None) -> list[MoveRow]:
+        """The move log in order, undone moves left out (only the ``last`` n moves when given)."""
+        rows = await self._all(
+            "SELECT * FROM (SELECT * FROM moves WHERE game = $1 AND NOT undone ORDER BY number DESC "
+            "LIMIT $2) AS m ORDER BY number",
+            game_id, last,
+        )  # fmt: skip
+        return [convert.move(r) for r in rows]
+
+    async def moved_since(
+        self, game_id: int, version: int, seat: int, text: str | None = None
+    ) -> MoveRow | None:
+        """The first move ``seat`` made (``text``, when given) after the game was at ``version``."""
+        row = await self._one(
+            "SELECT * FROM moves WHERE game = $1 AND number > $2 AND seat = $3 AND NOT auto AND NOT undone "
+            "AND ($4::text IS NULL OR text = $4) ORDER BY number LIMIT 1",
+            game_id, version, seat, text,
+        )  # fmt: skip
+        return None if row is None else convert.move(row)
+
+    async def moves_after(self, game_id: int, version: int) -> bool:
+        """Whether a move (not taken back) was stored after the game was at ``version``."""
+        found = await self._one(
+            "SELECT 1 FROM moves WHERE game = $1 AND number > $2 AND NOT undone LIMIT 1", game_id, version
+        )
+        return found is not None
+
+    async def last_move_of(self, game_id: int, seat: int) -> MoveRow | None:
+        """The seat's last move that was not taken back."""
+        row = await self._one(
+            "SELECT * FROM moves WHERE game = $1 AND seat = $2 AND NOT undone ORDER BY number DESC LIMIT 1",
+            game_id, seat,
+        )  # fmt: skip
+        return None if row is None else convert.move(row)
+
+    async def last_batch_id(self, game_id: int) -> int | None:
+        """The batch of the game's last move that was not taken back (None: no move yet)."""
+        row = await self._one(
+            "SELECT batch FROM moves WHERE game = $1 AND NOT undone ORDER BY number DESC LIMIT 1", game_id
+        )
+        return None if row is None else row["batch"]
+
+    async def secrets(self, game_id: int, seat: int, year: int) -> list[Secret]:
+        rows = await self._all(
+            "SELECT * FROM secrets WHERE game = $1 AND seat = $2 AND year = $3 ORDER BY move, id",
+            game_id, seat, year,
+        )  # fmt: skip
+        return [Secret(r["seat"], r["year"], r["move"], r["kind"], r["text"]) for r in rows]
+
+    # --- lobby ----------------------------------------------------------------------
+
+    async def create_lobby(
+        self, *, guild: int | None, channel: int, host: int, host_name: str, setup: str,
+        players_wanted: int | None, now: int,
+    ) -> int:  # fmt: skip
+        """A new lobby with its host seated; ChannelBusy when the channel has an open game."""
+        try:
+            async with self._transaction() as conn:
+                game_id: int = await conn.fetchval(
+                    "INSERT INTO games (guild, channel, host, status, setup, players_wanted, created_at, "
+                    "updated_at) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $6) RETURNING id",
+                    guild, channel, host, setup, players_wanted, now,
+                )  # fmt: skip
+                await conn.execute(
+                    "INSERT INTO seats (game, seat, user_id, name) VALUES ($1, 0, $2, $3)",
+                    game_id,
+                    host,
+                    host_name,
+                )
+        except asyncpg.UniqueViolationError:
+            raise ChannelBusy(channel) from None
+        return game_id
+
+    async def join_lobby(
+        self, game_id: int, user_id: int, name: str, limit: int, now: int, ai_level: str | None = None
+    ) -> str:
+        """Seat a user (or a computer player) in a lobby: ``joined``, ``already``, ``full`` or ``closed``."""
+        async with self._transaction() as conn:
+            if await self._lock_game(conn, game_id) != "lobby":
+                return "closed"
+            rows = await conn.fetch("SELECT seat, user_id FROM seats WHERE game = $1", game_id)
+            if any(r["user_id"] == user_id for r in rows):
+                return "already"
+            if len(rows) >= limit:
+                return "full"
+            await conn.execute(
+                "INSERT INTO seats (game, seat, user_id, name, ai_level) VALUES ($1, $2, $3, $4, $5)",
+                game_id, max((r["seat"] for r in rows), default=-1) + 1, user_id, name, ai_level,
+            )  # fmt: skip
+            await conn.execute("UPDATE games SET updated_at = $1 WHERE id = $2", now, game_id)
+            return "joined"
+
+    async def leave_lobby(self, game_id: int, user_id: int, now: int) -> tuple[str, int | None]:
+        """Unseat a user: ``left``, ``not_in`` or ``closed``, with the (new) host; an empty
+        lobby is abandoned, a leaving host hands over to the next member."""
+        async with self._transaction() as conn:
+            game = await conn.fetchrow("SELECT status, host FROM games WHERE id = $1 FOR UPDATE", game_id)
+            if game is None or game["status"] != "lobby":
+                return "closed", None
+            rows = await conn.fetch(
+                "SELECT user_id, name, ai_level FROM seats WHERE game = $1 ORDER BY seat", game_id
+            )
+            rest = [(r["user_id"], r["name"], r["ai_level"]) for r in rows if r["user_id"] != user_id]
+            if len(rest) == len(rows):
+                return "not_in", game["host"]
+            await conn.execute("DELETE FROM seats WHERE game = $1", game_id)
+            await conn.executemany(
+                "INSERT INTO seats (game, seat, user_id, name, ai_level) VALUES ($1, $2, $3, $4, $5)",
+                [(game_id, i, uid, name, level) for i, (uid, name, level) in enumerate(rest)],
+            )
+            humans = [uid for uid, _, level in rest if level is None]
+            host = game["host"] if game["host"] != user_id else (humans[0] if humans else None)
+            status = "lobby" if humans else "abandoned"
+            await conn.execute(
+                "UPDATE games SET host = COALESCE($1, host), status = $2, updated_at = $3 WHERE id = $4",
+                host, status, now, game_id,
+            )  # fmt: skip
+            return "left", host
+
+    async def start_game(
+        self, game_id: int, *, users: list[int], seed: int, record: dict[str, Any],
+        snapshot: dict[str, Any], highlight: list[str], now: int, clocks: list[Clock] | None = None,
+        posts: Sequence[Post] = (),
+    ) -> list[int] | None:  # fmt: skip
+        """Turn a lobby into a running game and store its announcement ``posts``: their outbox
+        ids, or None when it is no longer a lobby or its members are no longer ``users`` (in
+        seat order)."""
+        async with self._transaction() as conn:
+            if await self._lock_game(conn, game_id) != "lobby":
+                return None
+            rows = await conn.fetch("SELECT user_id FROM seats WHERE game = $1 ORDER BY seat", game_id)
+            if [r["user_id"] for r in rows] != users:
+                return None
+            changed = await conn.execute(
+                "UPDATE games SET status = 'active', seed = $1, record = $2, snapshot = $3, version = 0, "
+                "highlight = $4, updated_at = $5 WHERE id = $6 AND status = 'lobby'",
+                seed, json.dumps(record), json.dumps(snapshot), json.dumps(highlight), now, game_id,
+            )  # fmt: skip
+            if affected(changed) != 1:
+                return None
+            if clocks:
+                await self._sync_clocks(conn, game_id, clocks, ())
+            ids = await self._enqueue(conn, game_id, posts, now, version=0)
+        self._woken(ids)
+        return ids
+
+    async def set_status(
+        self, game_id: int, status: str, *, now: int, only_if: tuple[str, ...] = OPEN
+    ) -> bool:
+        """Change a game's status if it is one of ``only_if``; False otherwise."""
+        changed = await self._execute(
+            "UPDATE games SET status = $1, updated_at = $2 WHERE id = $3 AND status = ANY($4::text[])",
+            status, now, game_id, list(only_if),
+        )  # fmt: skip
+        return changed == 1
+
+    # --- moves ----------------------------------------------------------------------
+
+    async def commit_moves(
+        self, game_id: int, *, based_on: int, moves: list[MoveRow], record: dict[str, Any],
+        snapshot: dict[str, Any], status: str, highlight: list[str], secrets: list[Secret],
+        now: int, resign: int | None = None, clocks: list[Clock] | None = None,
+        restart: Collection[int] = (), away: Collection[int] = (), undo: Collection[int] = (),
+        posts: Sequence[Post] = (), batch: int | None = None, guild: int = 0,
+        placings: Sequence[Placing] = (),
+    ) -> list[int] | None:  # fmt: skip
+        """Store moves made on the game at version ``based_on`` and the ``posts`` announcing them,
+        all in one transaction; the posts' outbox ids, or None (nothing stored) when the game is
+        no longer at that version or not running. See `bot.storage.protocol.StorageProtocol`."""
+        version = based_on + (len(moves) if not undo else 1)
+        async with self._transaction() as conn:
+            changed = await conn.execute(
+                "UPDATE games SET version = $1, record = $2, snapshot = $3, status = $4, highlight = $5, "
+                "updated_at = $6 WHERE id = $7 AND version = $8 AND status = 'active'",
+                version, json.dumps(record), json.dumps(snapshot), status, json.dumps(highlight), now,
+                game_id, based_on,
+            )  # fmt: skip
+            if affected(changed) != 1:
+                return None
+            await conn.executemany(
+                "INSERT INTO moves (game, number, seat, text, summary, auto, created_at, reveals, batch, "
+                "events) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+                [(game_id, m.number, m.seat, m.text, m.summary, bool(m.auto), now, bool(m.reveals),
+                  based_on if batch is None else batch, events_json(m)) for m in moves],
+            )  # fmt: skip
+            await conn.executemany(
+                "INSERT INTO secrets (game, seat, year, move, kind, text) VALUES ($1, $2, $3, $4, $5, $6)",
+                [(game_id, s.seat, s.year, s.move, s.kind, s.text) for s in secrets],
+            )
+            await conn.executemany(
+                "UPDATE moves SET undone = true WHERE game = $1 AND number = $2", [(game_id, n) for n in undo]
+            )
+            if resign is not None:
+                await conn.execute(
+                    "UPDATE seats SET resigned = true WHERE game = $1 AND seat = $2", game_id, resign
+                )
+            await conn.executemany(
+                "UPDATE seats SET away = true WHERE game = $1 AND seat = $2", [(game_id, a) for a in away]
+            )
+            if clocks is not None:
+                await self._sync_clocks(conn, game_id, clocks, restart)
+            if placings:
+                await self._store_results(conn, game_id, guild, placings, now)
+            ids = await self._enqueue(conn, game_id, posts, now, version=version)
+        self._woken(ids)
+        return ids

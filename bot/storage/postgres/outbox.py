@@ -1,0 +1,171 @@
+"""The SQL of the outbox on PostgreSQL (the twin of `bot.storage.outbox`): announcements stored
+with the change they announce, read back in order per channel, and marked as they are sent.
+
+Order per channel: `_enqueue` first takes a transaction-level advisory lock on each channel it
+stores for (in channel order, so that two transactions never wait for each other in a circle),
+and only then takes ids from the sequence. A channel's ids are therefore handed out in the order
+the transactions commit, as on SQLite: the lowest pending id of a channel is never one that a
+transaction still open will commit after a higher one was seen.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Collection, Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from bot.results import Post
+from bot.storage import convert, envelope
+from bot.storage.outbox import MISSING, NONCE_BYTES
+from bot.storage.postgres.clocks import PgClocks
+from bot.storage.rows import OutboxRow
+
+if TYPE_CHECKING:
+    from bot.storage.postgres.base import Connection
+
+
+class PgOutbox(PgClocks):
+    """Queries of the outbox."""
+
+    @staticmethod
+    async def _enqueue(
+        conn: Connection, game: int | None, posts: Iterable[Post], now: int, version: int | None = None
+    ) -> list[int]:
+        """Store ``posts`` for delivery (inside the caller's transaction); their outbox ids. The
+        caller wakes the delivery (`_woken`) once its transaction is committed."""
+        posts = list(posts)
+        for channel in sorted({p.channel for p in posts}):
+            await conn.execute("SELECT pg_advisory_xact_lock($1::bigint)", channel)
+        ids = []
+        for post in posts:
+            payload, image = envelope.dump(post)
+            outbox_id: int = await conn.fetchval(
+                "INSERT INTO outbox (game, channel, version, payload, image, nonce, created_at) "
+                "VALUES ($1, $2, $3, $4, $5, '', $6) RETURNING id",
+                game, post.channel, version, payload, image, now,
+            )  # fmt: skip
+            nonce = f"{secrets.token_hex(NONCE_BYTES)}.{outbox_id}"
+            await conn.execute("UPDATE outbox SET nonce = $1 WHERE id = $2", nonce, outbox_id)
+            ids.append(outbox_id)
+        return ids
+
+    async def enqueue(self, game: int | None, posts: Iterable[Post], now: int) -> list[int]:
+        """Store ``posts`` for delivery in a transaction of their own."""
+        async with self._transaction() as conn:
+            ids = await self._enqueue(conn, game, posts, now)
+        self._woken(ids)
+        return ids
+
+    async def remind(
+        self,
+        game_id: int,
+        *,
+        reminded: Collection[int],
+        stalled: Collection[int],
+        posts: Sequence[Post],
+        now: int,
+    ) -> list[int]:
+        """Count the reminders sent to ``reminded``, mark ``stalled`` clocks, and store the posts
+        that tell them, in one transaction."""
+        async with self._transaction() as conn:
+            await conn.executemany(
+                "UPDATE clocks SET reminders = reminders + 1, last_reminded = $1 "
+                "WHERE game = $2 AND seat = $3",
+                [(now, game_id, s) for s in reminded],
+            )
+            await conn.executemany(
+                "UPDATE clocks SET stalled = true WHERE game = $1 AND seat = $2",
+                [(game_id, s) for s in stalled],
+            )
+            ids = await self._enqueue(conn, game_id, posts, now)
+        self._woken(ids)
+        return ids
+
+    async def outbox(self, outbox_id: int) -> OutboxRow | None:
+        r = await self._one("SELECT * FROM outbox WHERE id = $1", outbox_id)
+        return convert.outbox(r) if r else None
+
+    async def outbox_heads(self) -> list[OutboxRow]:
+        """The oldest pending announcement of each channel (due or not), by id."""
+        rows = await self._all(
+            "SELECT * FROM outbox WHERE id IN "
+            "(SELECT MIN(id) FROM outbox WHERE state = 'pending' GROUP BY channel) ORDER BY id"
+        )
+        return [convert.outbox(r) for r in rows]
+
+    async def outbox_head(self, channel: int) -> OutboxRow | None:
+        """The oldest pending announcement of one channel."""
+        r = await self._one(
+            "SELECT * FROM outbox WHERE channel = $1 AND state = 'pending' ORDER BY id LIMIT 1", channel
+        )
+        return convert.outbox(r) if r else None
+
+    async def outbox_trying(self, outbox_id: int, now: int) -> None:
+        """The channel post is about to be sent (a crash after this sends it again, same nonce)."""
+        await self._execute(
+            "UPDATE outbox SET attempts = attempts + 1, tried_at = $1 WHERE id = $2", now, outbox_id
+        )
+
+    async def outbox_dm_done(self, outbox_id: int, index: int, message_id: int) -> None:
+        """The ``index``-th DM was sent (``message_id``) or cannot be delivered (0)."""
+        await self._execute(
+            "UPDATE outbox SET dms_done = jsonb_set(dms_done, ARRAY[$1::text], to_jsonb($2::bigint)) "
+            "WHERE id = $3",
+            str(index), message_id, outbox_id,
+        )  # fmt: skip
+
+    async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> None:
+        """Delivered: the attached file is dropped, and the game's channel works again."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE outbox SET state = 'sent', message_id = $1, sent_at = $2, image = NULL, error = NULL "
+                "WHERE id = $3",
+                message_id, now, outbox_id,
+            )  # fmt: skip
+            await conn.execute(
+                "UPDATE games SET blocked = NULL WHERE id = (SELECT game FROM outbox WHERE id = $1)",
+                outbox_id,
+            )
+
+    async def outbox_retry(self, outbox_id: int, next_try: int, error: str) -> None:
+        """Not sent this time; the channel's later posts wait behind it."""
+        await self._execute(
+            "UPDATE outbox SET next_try = $1, error = $2 WHERE id = $3", next_try, error[:500], outbox_id
+        )
+
+    async def outbox_unblock(self) -> None:
+        """Permissions changed somewhere: the posts waiting for one are due again at once."""
+        await self._execute(
+            "UPDATE outbox SET next_try = 0 WHERE state = 'pending' AND error LIKE $1", f"{MISSING}%"
+        )
+
+    async def outbox_failed(self, outbox_id: int, error: str) -> None:
+        """Discord refused this post for good (a malformed request): it is passed over, logged."""
+        await self._execute(
+            "UPDATE outbox SET state = 'failed', error = $1 WHERE id = $2", error[:500], outbox_id
+        )
+
+    async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
+        """The channel is gone: its pending posts are held and its running games paused (their ids)."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE outbox SET state = 'held', error = $1 WHERE channel = $2 AND state = 'pending'",
+                reason, channel,
+            )  # fmt: skip
+            rows = await conn.fetch(
+                "UPDATE games SET paused = $1, updated_at = $2 "
+                "WHERE channel = $3 AND status IN ('lobby', 'active') RETURNING id",
+                reason, now, channel,
+            )  # fmt: skip
+        return sorted(r["id"] for r in rows)
+
+    async def set_blocked(self, game_id: int, missing: str | None) -> bool:
+        """Remember which permissions the table was told are missing; False if it was told already."""
+        return (
+            await self._execute(
+                "UPDATE games SET blocked = $1 WHERE id = $2 AND blocked IS DISTINCT FROM $1",
+                missing,
+                game_id,
+            )
+            == 1
+        )

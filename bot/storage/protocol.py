@@ -1,0 +1,334 @@
+"""The storage interface: every query the service layer and the delivery make, as a `Protocol`
+that both backends implement (SQLite in `bot.storage.sqlite`, PostgreSQL in
+`bot.storage.postgres`); `bot.storage.open_storage` picks one from ``CITTA_DB``.
+
+The contract, common to both:
+
+- **One change at a time per game.** A change to a running game is stored only if the game is
+  still at the version it was based on (`commit_moves`, `start_game`): of two commits based on
+  the same version exactly one is stored, the other changes nothing and gets None, also when
+  they come from two processes at once. A lobby's seats change one request at a time.
+- **Announcements with their change.** The posts passed with a change are stored in the same
+  transaction (the outbox) and get increasing ids; within one channel the ids follow the order
+  in which the transactions were committed, so a channel's posts are sent in id order and a
+  post is never overtaken by one stored after it (ids may have gaps).
+- **No claims yet.** Nothing is leased: `outbox_heads`, `outbox_head` and `clocks` return what
+  is there for the one process that sends and ticks. Several processes on one database need
+  claims there (``FOR UPDATE SKIP LOCKED`` on a lease) before they may share that work.
+- Times are whole seconds since the epoch, given by the caller (``now``); nothing here reads a
+  clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from bot.results import Post
+from bot.storage.rows import (
+    Clock,
+    Finished,
+    GameRow,
+    GameSettings,
+    MoveRow,
+    OutboxRow,
+    Placing,
+    Prefs,
+    Rating,
+    Result,
+    SeatRow,
+    Secret,
+    Standing,
+)
+
+OPEN = ("lobby", "active")
+"""The statuses of a game that holds its channel."""
+
+
+class ChannelBusy(Exception):
+    """The channel already has a lobby or a running game."""
+
+
+class StorageProtocol(Protocol):
+    """What the bot asks of its database (see the module docstring for the shared contract)."""
+
+    on_enqueue: Callable[[], None] | None
+    """Called when announcements were stored (the bot wakes its delivery task); after the
+    transaction on PostgreSQL, possibly just before its commit on SQLite: the delivery reads
+    again until it finds nothing more."""
+
+    # --- lifecycle ------------------------------------------------------------------
+
+    async def close(self) -> None:
+        """Close the connection (or the pool); the storage cannot be used afterwards."""
+        ...
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+        ...
+
+    async def migrate(self, folder: Path = ...) -> int:
+        """Apply the backend's numbered migrations newer than the database, each in its own
+        transaction (once, when several processes start together); the new schema version."""
+        ...
+
+    # --- reading --------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """One game by id, whatever its status."""
+        ...
+
+    async def open_game(self, channel: int) -> GameRow | None:
+        """The lobby or running game of a channel (at most one: see `create_lobby`)."""
+        ...
+
+    async def latest_game(self, channel: int) -> GameRow | None:
+        """The open game of a channel, else the last one that was played there (highest id)."""
+        ...
+
+    async def active_games(self) -> list[GameRow]:
+        """Every lobby and running game, by id."""
+        ...
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        """A game's seats in seat order (in a lobby: join order)."""
+        ...
+
+    async def moves(self, game_id: int, last: int | None = None) -> list[MoveRow]:
+        """The move log in order of move number, undone moves left out (only the ``last`` n
+        moves when given)."""
+        ...
+
+    async def moved_since(
+        self, game_id: int, version: int, seat: int, text: str | None = None
+    ) -> MoveRow | None:
+        """The first move ``seat`` made itself (not one the bot made for it, not undone) after
+        the game was at ``version``, and with exactly that ``text`` when given: how a second
+        copy of a request learns that its first copy counted."""
+        ...
+
+    async def moves_after(self, game_id: int, version: int) -> bool:
+        """Whether a move (not taken back) was stored after the game was at ``version``."""
+        ...
+
+    async def last_move_of(self, game_id: int, seat: int) -> MoveRow | None:
+        """The seat's last move that was not taken back."""
+        ...
+
+    async def last_batch_id(self, game_id: int) -> int | None:
+        """The batch of the game's last move that was not taken back (None: no move yet)."""
+        ...
+
+    async def secrets(self, game_id: int, seat: int, year: int) -> list[Secret]:
+        """A seat's private events of one game year, by move, then in the order stored."""
+        ...
+
+    # --- lobby and status -----------------------------------------------------------
+
+    async def create_lobby(
+        self, *, guild: int | None, channel: int, host: int, host_name: str, setup: str,
+        players_wanted: int | None, now: int,
+    ) -> int:  # fmt: skip
+        """A new lobby with its host in seat 0: its id. Raises `ChannelBusy` (storing nothing)
+        when the channel already has a lobby or a running game, also against a lobby being
+        created at the same moment."""
+        ...
+
+    async def join_lobby(
+        self, game_id: int, user_id: int, name: str, limit: int, now: int, ai_level: str | None = None
+    ) -> str:
+        """Seat a user (or a computer player) in the next seat of a lobby: ``joined``,
+        ``already`` (seated before), ``full`` (``limit`` seats taken) or ``closed`` (not a
+        lobby). Joins to one lobby are applied one at a time."""
+        ...
+
+    async def leave_lobby(self, game_id: int, user_id: int, now: int) -> tuple[str, int | None]:
+        """Unseat a user: ``left``, ``not_in`` or ``closed``, with the (new) host. The seats
+        that remain are numbered again from 0; an empty lobby (no human left) is abandoned; a
+        leaving host hands over to the next human."""
+        ...
+
+    async def start_game(
+        self, game_id: int, *, users: list[int], seed: int, record: dict[str, Any],
+        snapshot: dict[str, Any], highlight: list[str], now: int, clocks: list[Clock] | None = None,
+        posts: Sequence[Post] = (),
+    ) -> list[int] | None:  # fmt: skip
+        """Turn a lobby into a running game at version 0 with its clocks and announcement
+        ``posts``, in one transaction: the posts' outbox ids. None, changing nothing, when it is
+        no longer a lobby (started or closed meanwhile) or its members are no longer ``users``
+        (user ids in seat order): of several starts at once, exactly one succeeds."""
+        ...
+
+    async def set_status(
+        self, game_id: int, status: str, *, now: int, only_if: tuple[str, ...] = OPEN
+    ) -> bool:
+        """Change a game's status if it is one of ``only_if``; False (and no change) otherwise."""
+        ...
+
+    # --- moves ----------------------------------------------------------------------
+
+    async def commit_moves(
+        self, game_id: int, *, based_on: int, moves: list[MoveRow], record: dict[str, Any],
+        snapshot: dict[str, Any], status: str, highlight: list[str], secrets: list[Secret],
+        now: int, resign: int | None = None, clocks: list[Clock] | None = None,
+        restart: Collection[int] = (), away: Collection[int] = (), undo: Collection[int] = (),
+        posts: Sequence[Post] = (), batch: int | None = None, guild: int = 0,
+        placings: Sequence[Placing] = (),
+    ) -> list[int] | None:  # fmt: skip
+        """Store moves made on the running game at version ``based_on``, with everything they
+        change and the ``posts`` announcing them, in one transaction: the posts' outbox ids.
+
+        The version check: the game's row is updated only where ``version = based_on`` and
+        the status is ``active``; the new version is ``based_on + len(moves)`` (or
+        ``based_on + 1`` for an undo, so old buttons stay stale). When no row matched (another
+        commit on that version was stored first, in this process or another, or the game is no
+        longer running) it returns None and stores nothing: never two moves on one version.
+
+        ``moves`` join the batch ``batch`` (default: a batch of their own, ``based_on``);
+        ``secrets`` are private events; ``resign`` and ``away`` mark seats; ``undo`` lists move
+        numbers taken back; ``clocks`` are the seats waited for now (others' clocks are dropped,
+        those still waited for keep theirs unless in ``restart``); ``placings`` are the results
+        of a game these moves end, stored with the ratings of ``guild``.
+        """
+        ...
+
+    # --- settings, preferences, clocks, seats ---------------------------------------
+
+    async def set_settings(self, game_id: int, settings: GameSettings) -> None:
+        """Store a game's settings (`/citta settings`)."""
+        ...
+
+    async def prefs(self, user_ids: Collection[int]) -> dict[int, Prefs]:
+        """The preferences of these users, by user id (defaults for those who set none)."""
+        ...
+
+    async def set_prefs(self, prefs: Prefs) -> None:
+        """Store (insert or replace) a player's preferences."""
+        ...
+
+    async def clocks(self, game_id: int | None = None) -> list[Clock]:
+        """The clocks of one running game, or of every running game, by game and seat. A clock
+        is the time we began waiting for a seat (plus vacation), and the reminders sent: the
+        deadline and the next reminder are computed from it by the service, so they survive a
+        restart."""
+        ...
+
+    async def reset_clocks(self, game_id: int, clocks: list[Clock]) -> None:
+        """Start these seats' clocks afresh (``since``, ``paused``; no reminder sent yet)."""
+        ...
+
+    async def set_vacation(
+        self, game_id: int, seat: int, *, until: int | None, used: int, year: int | None, shift: int,
+        was: int | None,
+    ) -> bool:  # fmt: skip
+        """Record a seat's vacation and move its clock's deadline by ``shift`` seconds (never
+        below no pause), if its vacation still ends at ``was``; False (no change) otherwise, so
+        of two copies of one request only the first applies."""
+        ...
+
+    async def come_back(self, game_id: int, seat: int) -> bool:
+        """Give an absent player their seat back; False if they were not away."""
+        ...
+
+    async def replace_player(self, game_id: int, seat: int, user_id: int, now: int) -> bool:
+        """Hand a seat to another user (with the host role if the old player had it, and a fresh
+        clock); False if that user already plays in the game or there is no such seat."""
+        ...
+
+    # --- the outbox -----------------------------------------------------------------
+
+    async def enqueue(self, game: int | None, posts: Iterable[Post], now: int) -> list[int]:
+        """Store ``posts`` for delivery in a transaction of their own: their outbox ids."""
+        ...
+
+    async def remind(
+        self, game_id: int, *, reminded: Collection[int], stalled: Collection[int],
+        posts: Sequence[Post], now: int,
+    ) -> list[int]:  # fmt: skip
+        """Count a reminder for the ``reminded`` seats' clocks, mark the ``stalled`` ones, and
+        store the posts that tell them, in one transaction: the posts' outbox ids."""
+        ...
+
+    async def outbox(self, outbox_id: int) -> OutboxRow | None:
+        """One stored announcement."""
+        ...
+
+    async def outbox_heads(self) -> list[OutboxRow]:
+        """The oldest pending announcement of each channel (due or not), by id. Not a claim."""
+        ...
+
+    async def outbox_head(self, channel: int) -> OutboxRow | None:
+        """The oldest pending announcement of one channel (the next to send there)."""
+        ...
+
+    async def outbox_trying(self, outbox_id: int, now: int) -> None:
+        """The channel post is about to be sent: one attempt more, tried at ``now``."""
+        ...
+
+    async def outbox_dm_done(self, outbox_id: int, index: int, message_id: int) -> None:
+        """The ``index``-th DM was sent (``message_id``), cannot be delivered (0), or is being
+        sent (minus the time); the other DMs' marks are kept."""
+        ...
+
+    async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> None:
+        """Delivered: state ``sent``, the attached file dropped, the error cleared, and the
+        game's channel no longer marked as lacking a permission."""
+        ...
+
+    async def outbox_retry(self, outbox_id: int, next_try: int, error: str) -> None:
+        """Not sent this time: due again at ``next_try`` (the channel's later posts wait)."""
+        ...
+
+    async def outbox_unblock(self) -> None:
+        """Permissions changed somewhere: the posts waiting for one are due again at once."""
+        ...
+
+    async def outbox_failed(self, outbox_id: int, error: str) -> None:
+        """Discord refused this post for good: state ``failed``, passed over."""
+        ...
+
+    async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
+        """The channel is gone: its pending posts are held and its open games paused (their ids)."""
+        ...
+
+    async def set_blocked(self, game_id: int, missing: str | None) -> bool:
+        """Remember which permissions the table was told are missing; False if it was told already."""
+        ...
+
+    # --- history --------------------------------------------------------------------
+
+    async def ratings(self, guild: int, players: Sequence[str]) -> dict[str, Rating]:
+        """The current ratings of ``players`` in ``guild`` (those never rated are left out)."""
+        ...
+
+    async def leaderboard(self, guild: int) -> list[Standing]:
+        """Every rated player of ``guild``, best first (shown rating, games, then player key in
+        code-point order)."""
+        ...
+
+    async def results_of(self, guild: int, player: str) -> list[Result]:
+        """A player's results in ``guild``, oldest game first."""
+        ...
+
+    async def finished_games(self, guild: int, last: int) -> list[Finished]:
+        """The ``last`` games finished in ``guild``, newest first, with the final post's message."""
+        ...
+
+    async def game_results(self, game_id: int) -> list[Placing]:
+        """The placings of a finished game by seat ([] when it has none)."""
+        ...
+
+    async def unreplayed(self) -> list[int]:
+        """The finished, rated games whose replay has not been stored yet, by id."""
+        ...
+
+    async def store_replay(self, game_id: int, posts: Sequence[Post], now: int) -> list[int] | None:
+        """Mark the game's replay as made and store its ``posts``, once: None if it was already
+        made (by this process or another)."""
+        ...
+
+    async def forget(self, guild: int, user_id: int) -> int:
+        """Take a player's name out of ``guild``'s finished games and delete their rating: how
+        many games they were in (their seats stay, as a former player)."""
+        ...

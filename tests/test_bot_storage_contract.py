@@ -1,0 +1,417 @@
+"""The storage contract (`bot.storage.protocol`), the same assertions on each backend: the version
+check, also between two processes at once; lobbies; the move log; clocks and preferences; the
+outbox's order and marks; the history."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_bot_support import query
+
+from bot.results import DirectMessage, Message, Picture, Post
+from bot.storage import ChannelBusy, StorageProtocol, open_storage
+from bot.storage.outbox import MISSING
+from bot.storage.postgres import PostgresStorage
+from bot.storage.rows import FORMER, Clock, GameSettings, MoveRow, Placing, Prefs, Rating, Secret
+
+CHANNEL = 500
+ANN, BOB, CID, DEA = 11, 12, 13, 14
+RECORD = {"players": ["Ann", "Bob"], "seed": 1, "setup": "beginner", "moves": []}
+SNAPSHOT = {"players": [{"name": "Ann", "gold": 1}, {"name": "Bob", "gold": 2}], "phase": "play"}
+
+
+@pytest.fixture
+async def store(database: Path | str) -> AsyncIterator[StorageProtocol]:
+    opened = await open_storage(database)
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+async def other(database: Path | str, store: StorageProtocol) -> AsyncIterator[StorageProtocol]:
+    """A second storage on the same database: another process's connection (or pool)."""
+    opened = await open_storage(database)
+    yield opened
+    await opened.close()
+
+
+async def running_game(store: StorageProtocol, channel: int = CHANNEL, guild: int = 1, now: int = 0) -> int:
+    """A game of Ann and Bob started at version 0, waiting for Ann (seat 0)."""
+    game = await store.create_lobby(
+        guild=guild, channel=channel, host=ANN, host_name="Ann", setup="beginner", players_wanted=2, now=now
+    )
+    assert await store.join_lobby(game, BOB, "Bob", 2, now) == "joined"
+    ids = await store.start_game(
+        game, users=[ANN, BOB], seed=1, record=RECORD, snapshot=SNAPSHOT, highlight=[], now=now,
+        clocks=[Clock(game, 0, now)], posts=[Post(channel, Message("begins"))],
+    )  # fmt: skip
+    assert ids is not None and len(ids) == 1
+    return game
+
+
+def commit_kw(**changes: Any) -> dict[str, Any]:
+    kw: dict[str, Any] = dict(
+        record=RECORD, snapshot=SNAPSHOT, status="active", highlight=["F5"], secrets=[], now=10
+    )
+    return kw | changes
+
+
+async def commit(
+    store: StorageProtocol, game: int, based_on: int, *moves: MoveRow, **changes: Any
+) -> list[int] | None:
+    """`commit_moves` with `commit_kw`: the outbox ids, or None when nothing was stored."""
+    return await store.commit_moves(game, based_on=based_on, moves=list(moves), **commit_kw(**changes))
+
+
+def move(number: int, seat: int, text: str = "gold", **kw: Any) -> MoveRow:
+    return MoveRow(number, seat, text, summary=f"{text}!", events=[("gold", text)], **kw)
+
+
+async def counts(store: StorageProtocol) -> tuple[int, ...]:
+    """How many rows the log, the private notes and the outbox hold."""
+    tables = ("moves", "secrets", "outbox")
+    return tuple([(await query(store, f"SELECT COUNT(*) AS n FROM {t}"))[0]["n"] for t in tables])
+
+
+# --- the version check ------------------------------------------------------------------
+
+
+async def test_a_commit_on_a_stale_version_or_a_stopped_game_stores_nothing(store: StorageProtocol) -> None:
+    game = await running_game(store)
+    post = Post(CHANNEL, Message("moved"))
+    ids = await commit(store, game, 0, move(1, 0), posts=[post], clocks=[Clock(game, 1, 10)])
+    assert ids is not None and len(ids) == 1
+    before = await counts(store), await store.clocks(game)
+    for based_on in (0, 5):
+        secrets = [Secret(1, 1, 2, "peek", "card 1 is X")]
+        late = await commit(store, game, based_on, move(based_on + 1, 1), posts=[post], secrets=secrets,
+                            clocks=[Clock(game, 0, 20)])  # fmt: skip
+        assert late is None
+    assert (await counts(store), await store.clocks(game)) == before
+    assert await store.secrets(game, 1, 1) == []
+    row = await store.game(game)
+    assert row is not None and row.version == 1 and row.highlight == ["F5"]
+    assert await store.set_status(game, "abandoned", now=11)
+    assert await commit(store, game, 1, move(2, 1)) is None
+
+
+async def test_two_processes_committing_on_one_version_store_exactly_one(
+    store: StorageProtocol, other: StorageProtocol
+) -> None:
+    game = await running_game(store)
+    for version in range(8):
+        results = await asyncio.gather(*(
+            s.commit_moves(game, based_on=version, moves=[move(version + 1, k, f"move {k}")],
+                           posts=[Post(CHANNEL, Message(f"{version}:{k}"))], **commit_kw())
+            for k, s in enumerate((store, other, store, other))
+        ))  # fmt: skip
+        assert sum(r is not None for r in results) == 1, results
+    row = await other.game(game)
+    assert row is not None and row.version == 8
+    moves = await store.moves(game)
+    assert [m.number for m in moves] == list(range(1, 9))
+    assert await counts(store) == (8, 0, 9), "one post per stored move, and the start's"
+
+
+async def test_two_processes_starting_one_lobby_start_it_once(
+    store: StorageProtocol, other: StorageProtocol
+) -> None:
+    game = await store.create_lobby(
+        guild=1, channel=CHANNEL, host=ANN, host_name="Ann", setup="beginner", players_wanted=None, now=0
+    )
+    await other.join_lobby(game, BOB, "Bob", 5, 0)
+    kw: dict[str, Any] = dict(users=[ANN, BOB], seed=3, record=RECORD, snapshot=SNAPSHOT, highlight=[], now=1)
+    results = await asyncio.gather(*(
+        s.start_game(game, posts=[Post(CHANNEL, Message("go"))], **kw) for s in (store, other, store)
+    ))  # fmt: skip
+    assert sum(r is not None for r in results) == 1
+    assert await store.start_game(game, **kw) is None
+    assert await store.join_lobby(game, CID, "Cid", 5, 2) == "closed"
+
+
+async def test_joins_from_two_processes_take_distinct_seats_up_to_the_limit(
+    store: StorageProtocol, other: StorageProtocol
+) -> None:
+    game = await store.create_lobby(
+        guild=None, channel=CHANNEL, host=ANN, host_name="Ann", setup="beginner", players_wanted=3, now=0
+    )
+    results = await asyncio.gather(*(
+        s.join_lobby(game, user, f"P{user}", 3, 1) for s, user in ((store, BOB), (other, CID), (other, DEA),
+                                                                  (store, 15))
+    ))  # fmt: skip
+    assert sorted(results) == ["full", "full", "joined", "joined"]
+    seats = await store.seats(game)
+    assert [s.seat for s in seats] == [0, 1, 2] and len({s.user_id for s in seats}) == 3
+
+
+async def test_two_processes_opening_a_lobby_in_one_channel(
+    store: StorageProtocol, other: StorageProtocol
+) -> None:
+    kw: dict[str, Any] = dict(
+        guild=1, channel=CHANNEL, host_name="X", setup="beginner", players_wanted=None, now=0
+    )
+    results = await asyncio.gather(
+        store.create_lobby(host=ANN, **kw), other.create_lobby(host=BOB, **kw), return_exceptions=True
+    )
+    assert sum(isinstance(r, ChannelBusy) for r in results) == 1
+    [opened] = [r for r in results if isinstance(r, int)]
+    assert (await other.open_game(CHANNEL)).id == opened  # type: ignore[union-attr]
+
+
+# --- lobbies and seats ------------------------------------------------------------------
+
+
+async def test_a_lobby_renumbers_its_seats_and_hands_the_host_on(store: StorageProtocol) -> None:
+    game = await store.create_lobby(
+        guild=1, channel=CHANNEL, host=ANN, host_name="Ann", setup="experienced", players_wanted=None, now=0
+    )
+    assert await store.join_lobby(game, -1, "Computer 1", 5, 1, ai_level="basic") == "joined"
+    assert await store.join_lobby(game, BOB, "Bob", 5, 1) == "joined"
+    assert await store.join_lobby(game, BOB, "Bob", 5, 1) == "already"
+    assert await store.leave_lobby(game, CID, 2) == ("not_in", ANN)
+    assert await store.leave_lobby(game, ANN, 2) == ("left", BOB)
+    seats = await store.seats(game)
+    assert [(s.seat, s.user_id, s.computer) for s in seats] == [(0, -1, True), (1, BOB, False)]
+    assert (await store.game(game)).host == BOB  # type: ignore[union-attr]
+    assert await store.leave_lobby(game, BOB, 3) == ("left", None)
+    row = await store.game(game)
+    assert row is not None and row.status == "abandoned" and await store.open_game(CHANNEL) is None
+    assert await store.leave_lobby(game, -1, 4) == ("closed", None)
+    assert (await store.latest_game(CHANNEL)).id == game  # type: ignore[union-attr]
+
+
+async def test_settings_seats_and_statuses_round_trip(store: StorageProtocol) -> None:
+    game = await running_game(store)
+    settings = GameSettings(deadline_hours=48, remind_hours=0, policy="skip", ai_level="strong",
+                            board_every="round", vacation_days=3, language="de")  # fmt: skip
+    await store.set_settings(game, settings)
+    assert (await store.game(game)).settings == settings  # type: ignore[union-attr]
+    assert await store.replace_player(game, 0, BOB, 5) is False, "Bob plays already"
+    assert await store.replace_player(game, 7, CID, 5) is False, "no such seat"
+    assert await store.replace_player(game, 0, CID, 5) is True
+    row = await store.game(game)
+    assert row is not None and row.host == CID
+    assert [s.user_id for s in await store.seats(game)] == [CID, BOB]
+    assert await commit(store, game, 0, move(1, 0), away=[1], resign=0) is not None
+    seats = await store.seats(game)
+    assert (seats[0].resigned, seats[1].away, seats[1].played_by_bot) == (True, True, True)
+    assert await store.come_back(game, 1) and not await store.come_back(game, 1)
+    assert not await store.set_status(game, "over", now=6, only_if=("lobby",))
+    assert await store.set_status(game, "over", now=6) and await store.active_games() == []
+
+
+# --- the move log -----------------------------------------------------------------------
+
+
+async def test_the_move_log_answers_what_undo_recap_and_retries_ask(store: StorageProtocol) -> None:
+    game = await running_game(store)
+    batch = [move(1, 0, "gold"), move(2, 0, "pass", auto=True), move(3, 1, "build farm I9", reveals=True)]
+    assert await commit(store, game, 0, *batch) is not None
+    assert await commit(store, game, 3, move(4, 0, "gold"), batch=0) is not None
+    assert [m.text for m in await store.moves(game)] == ["gold", "pass", "build farm I9", "gold"]
+    assert [m.number for m in await store.moves(game, last=2)] == [3, 4]
+    first = await store.moved_since(game, 0, 0)
+    assert first is not None and (first.number, first.summary) == (1, "gold!")
+    assert first.events == [("gold", "gold")] and not first.auto
+    assert (await store.moved_since(game, 1, 0)).number == 4  # type: ignore[union-attr]
+    assert await store.moved_since(game, 0, 0, "pass") is None, "a move the bot made for the seat"
+    assert (await store.moved_since(game, 0, 1, "build farm I9")).reveals  # type: ignore[union-attr]
+    assert (await store.last_move_of(game, 0)).number == 4  # type: ignore[union-attr]
+    assert await store.last_batch_id(game) == 0 and await store.moves_after(game, 3)
+    assert await commit(store, game, 4, undo=[4]) is not None
+    assert (await store.game(game)).version == 5  # type: ignore[union-attr]
+    assert await store.moved_since(game, 3, 0) is None and not await store.moves_after(game, 3)
+    assert (await store.last_move_of(game, 0)).number == 2, "its last move, by itself or not"  # type: ignore[union-attr]
+    assert await store.last_batch_id(game) == 0
+
+
+async def test_secrets_come_by_move_then_in_the_order_stored(store: StorageProtocol) -> None:
+    game = await running_game(store)
+    secrets = [Secret(0, 1, 2, "peek", "b"), Secret(0, 1, 1, "peek", "z"), Secret(0, 1, 2, "draw", "a"),
+               Secret(1, 1, 1, "peek", "bob's"), Secret(0, 2, 1, "peek", "next year")]  # fmt: skip
+    assert await commit(store, game, 0, move(1, 0), secrets=secrets) is not None
+    assert [s.text for s in await store.secrets(game, 0, 1)] == ["z", "b", "a"]
+
+
+# --- clocks and preferences -------------------------------------------------------------
+
+
+async def test_clocks_follow_whom_the_game_waits_for(store: StorageProtocol) -> None:
+    game = await running_game(store)
+    later = await running_game(store, channel=CHANNEL + 1)
+    assert await store.clocks(game) == [Clock(game, 0, 0)]
+    assert await commit(store, game, 0, move(1, 0), clocks=[Clock(game, 0, 9), Clock(game, 1, 9)]) is not None
+    assert await store.clocks(game) == [Clock(game, 0, 0), Clock(game, 1, 9)], "a running clock is kept"
+    assert await commit(store, game, 1, move(2, 0), clocks=[Clock(game, 0, 20)], restart=[0]) is not None
+    assert await store.clocks(game) == [Clock(game, 0, 20)], "restarted; seat 1's clock dropped"
+    assert await commit(store, game, 2, move(3, 0), clocks=None) is not None
+    assert await store.clocks(game) == [Clock(game, 0, 20)], "clocks=None leaves them"
+    await store.remind(game, reminded=[0], stalled=[0], posts=[Post(CHANNEL, Message("psst"))], now=30)
+    await store.remind(game, reminded=[0], stalled=[], posts=[], now=40)
+    assert await store.clocks(game) == [Clock(game, 0, 20, 0, 2, 40, True)]
+    assert [c.game for c in await store.clocks()] == [game, later]
+    await store.reset_clocks(game, [Clock(game, 0, 50, 7), Clock(game, 1, 50)])
+    assert await store.clocks(game) == [Clock(game, 0, 50, 7), Clock(game, 1, 50)]
+    await store.set_status(later, "over", now=60)
+    assert [c.game for c in await store.clocks()] == [game, game], "only running games' clocks"
+
+
+async def test_a_vacation_applies_once_and_never_pauses_below_zero(store: StorageProtocol) -> None:
+    game = await running_game(store)
+    kw: dict[str, Any] = dict(used=3, year=0, shift=100)
+    assert await store.set_vacation(game, 0, until=500, was=None, **kw)
+    assert not await store.set_vacation(game, 0, until=900, was=None, **kw), "based on an old vacation"
+    assert await store.clocks(game) == [Clock(game, 0, 0, 100)]
+    assert await store.set_vacation(game, 0, until=None, used=1, year=0, shift=-1000, was=500)
+    assert await store.clocks(game) == [Clock(game, 0, 0, 0)]
+    me = (await store.seats(game))[0]
+    assert (me.vacation_until, me.vacation_used, me.vacation_year) == (None, 1, 0)
+
+
+async def test_preferences_default_and_are_replaced(store: StorageProtocol) -> None:
+    assert await store.prefs([BOB, ANN, BOB]) == {ANN: Prefs(ANN), BOB: Prefs(BOB)}
+    await store.set_prefs(Prefs(ANN, 22 * 60, 8 * 60, 60, "dm", "fr"))
+    await store.set_prefs(Prefs(ANN, None, None, -300, "mention", None))
+    await store.set_prefs(Prefs(2**62, 1, 2, 3, "dm", "de"))
+    assert await store.prefs([ANN, 2**62]) == {
+        ANN: Prefs(ANN, None, None, -300, "mention", None), 2**62: Prefs(2**62, 1, 2, 3, "dm", "de")
+    }  # fmt: skip
+
+
+# --- the outbox -------------------------------------------------------------------------
+
+
+async def test_the_outbox_gives_each_channel_its_posts_in_id_order(store: StorageProtocol) -> None:
+    game = await running_game(store)  # its start post is id 1, in CHANNEL
+    picture = Picture("board.png", b"PNG" * 100, "the board")
+    post = Post(
+        CHANNEL + 1, Message("one", pictures=(picture,)), (DirectMessage(ANN, "a"), DirectMessage(BOB, "b"))
+    )
+    [a] = await store.enqueue(game, [post], 1)
+    [b, c] = await store.enqueue(
+        None, [Post(CHANNEL, Message("two")), Post(CHANNEL + 1, Message("three"))], 2
+    )
+    assert 1 < a < b < c
+    heads = await store.outbox_heads()
+    assert [(h.id, h.channel) for h in heads] == [(1, CHANNEL), (a, CHANNEL + 1)]
+    row = await store.outbox(a)
+    assert row is not None and row.image == picture.data and row.state == "pending" and row.game == game
+    assert row.nonce.endswith(f".{a}") and len(row.nonce) <= 25 and row.dms_done == {}
+    await store.outbox_dm_done(a, 0, 2**60)
+    await store.outbox_dm_done(a, 1, -5)
+    await store.outbox_dm_done(a, 1, 0)
+    await store.outbox_trying(a, 7)
+    await store.outbox_trying(a, 8)
+    row = await store.outbox(a)
+    assert row is not None and (row.dms_done, row.attempts, row.tried_at) == ({0: 2**60, 1: 0}, 2, 8)
+    assert await store.set_blocked(game, "Embed Links") and not await store.set_blocked(game, "Embed Links")
+    await store.outbox_sent(a, 4242, 9)
+    row = await store.outbox(a)
+    assert row is not None and (row.state, row.message_id, row.image, row.error) == ("sent", 4242, None, None)
+    assert (await store.game(game)).blocked is None  # type: ignore[union-attr]
+    assert (await store.outbox_head(CHANNEL + 1)).id == c  # type: ignore[union-attr]
+    await store.outbox_retry(c, 100, f"{MISSING}Attach Files")
+    await store.outbox_retry(b, 100, "503 " + "x" * 600)
+    await store.outbox_unblock()
+    assert [(r.id, r.next_try) for r in await store.outbox_heads()] == [(1, 0), (c, 0)]
+    assert len((await store.outbox(b)).error or "") == 500  # type: ignore[union-attr]
+    await store.outbox_failed(1, "400 malformed")
+    assert (await store.outbox_head(CHANNEL)).id == b  # type: ignore[union-attr]
+    assert await store.hold_channel(CHANNEL, "channel deleted", 20) == [game]
+    assert await store.outbox_head(CHANNEL) is None
+    assert (await store.outbox(b)).state == "held"  # type: ignore[union-attr]
+    assert (await store.game(game)).paused == "channel deleted"  # type: ignore[union-attr]
+
+
+async def test_storing_posts_wakes_the_delivery(store: StorageProtocol) -> None:
+    woken: list[int] = []
+    store.on_enqueue = lambda: woken.append(1)
+    game = await running_game(store)
+    assert woken, "the start's post"
+    woken.clear()
+    assert await commit(store, game, 0, move(1, 0)) == []
+    assert await commit(store, game, 0, move(1, 0), posts=[Post(CHANNEL)]) is None
+    assert not woken, "nothing was stored"
+    await store.enqueue(game, [Post(CHANNEL, Message("x"))], 1)
+    assert woken
+
+
+async def test_a_post_being_stored_is_not_overtaken_by_a_later_one(postgres: str) -> None:
+    """PostgreSQL: a channel's ids are taken in commit order (an advisory lock per channel)."""
+    first, second = await PostgresStorage.open(postgres), await PostgresStorage.open(postgres)
+    async with first._transaction() as conn:
+        [mine] = await first._enqueue(conn, None, [Post(CHANNEL, Message("first"))], 0)
+        elsewhere = await asyncio.wait_for(second.enqueue(None, [Post(CHANNEL + 1, Message("x"))], 0), 5)
+        later = asyncio.create_task(second.enqueue(None, [Post(CHANNEL, Message("second"))], 0))
+        await asyncio.sleep(0.3)
+        assert not later.done(), "waits for the first transaction of its channel"
+        assert await second.outbox_heads() == [await second.outbox(elsewhere[0])]
+    [theirs] = await later
+    assert mine < theirs and [h.id for h in await second.outbox_heads()] == [mine, *elsewhere]
+    await first.close()
+    await second.close()
+
+
+# --- the history ------------------------------------------------------------------------
+
+
+def placing(seat: int, player: str, name: str, rank: int, mu: float, user_id: int | None = None) -> Placing:
+    return Placing(
+        seat=seat, player=player, user_id=user_id, name=name, rank=rank, score=30 - rank, gold=rank,
+        citizens=10, bonus=3, hunger_vp=-1, resigned=rank == 3, hungry_years=1, built={"farm": 2},
+        before=Rating(), after=Rating(mu, 7.5),
+    )  # fmt: skip
+
+
+async def test_the_history_keeps_results_ratings_and_forgets_a_player(store: StorageProtocol) -> None:
+    guild = 2**55
+    game = await running_game(store, guild=guild)
+    places = [placing(0, f"user:{ANN}", "Ann", 1, 30.0, ANN), placing(1, f"user:{BOB}", "Bob", 2, 28.0, BOB)]
+    posts = [Post(CHANNEL, Message("end")), Post(CHANNEL, Message("scores"))]
+    ids = await commit(store, game, 0, move(1, 0), posts=posts, placings=places, guild=guild, status="over")
+    assert ids is not None and await store.game_results(game) == places
+    other = await running_game(store, channel=CHANNEL + 1, guild=guild, now=5)
+    later = [placing(0, f"user:{ANN}", "Ann", 2, 31.0, ANN), placing(1, "computer:basic", "Comp", 1, 33.0),
+             placing(2, "Computer:basic", "Comp", 3, 33.0)]  # fmt: skip
+    done = await commit(store, other, 0, move(1, 0), placings=later, guild=guild, status="over", now=20)
+    assert done is not None
+    board = await store.leaderboard(guild)
+    assert [(s.player, s.games) for s in board] == [
+        ("Computer:basic", 1), ("computer:basic", 1), (f"user:{ANN}", 2), (f"user:{BOB}", 1)
+    ], "best first; ties by games, then by key in code-point order"  # fmt: skip
+    assert await store.ratings(guild, [f"user:{ANN}", "nobody"]) == {f"user:{ANN}": Rating(31.0, 7.5)}
+    assert [(r.game, r.ended_at, r.place.rank) for r in await store.results_of(guild, f"user:{ANN}")] == [
+        (game, 10, 1), (other, 20, 2)
+    ]  # fmt: skip
+    await store.outbox_sent(ids[0], 777, 30)
+    finished = await store.finished_games(guild, 5)
+    assert [(f.game, f.ended_at, f.message_id, len(f.places)) for f in finished] == [
+        (other, 20, None, 3), (game, 10, 777, 2)
+    ]  # fmt: skip
+    assert await store.finished_games(guild + 1, 5) == []
+    assert await store.unreplayed() == [game, other]
+    assert await store.store_replay(game, [Post(CHANNEL, Message("gif"))], 40)
+    assert await store.store_replay(game, [Post(CHANNEL, Message("gif"))], 41) is None
+    assert await store.unreplayed() == [other]
+    assert await store.forget(guild, ANN) == 2
+    row = await store.game(game)
+    assert row is not None and row.record is not None and row.snapshot is not None
+    assert row.record["players"] == [FORMER, "Bob"] and row.record["seed"] == 1
+    assert row.snapshot["players"][0] == {"name": FORMER, "gold": 1}
+    assert [s.name for s in await store.seats(game)] == [FORMER, "Bob"]
+    assert await store.ratings(guild, [f"user:{ANN}"]) == {}
+    assert {p.player for p in await store.game_results(game)} == {"former", f"user:{BOB}"}
+
+
+async def test_json_documents_come_back_as_they_were_stored(store: StorageProtocol) -> None:
+    game = await running_game(store)
+    odd = {"z": 1, "a": [2**62, -(2**62), 0.1, 1e-9, None, True], "é": "\u00e9 ⛪ \\ \" '", "": {}}
+    assert await commit(store, game, 0, move(1, 0), record=odd, snapshot=odd) is not None
+    row = await store.game(game)
+    assert row is not None and row.record == odd and list(row.record) == list(odd), "keys in their order"
+    assert json.dumps(row.snapshot) == json.dumps(odd)
