@@ -146,7 +146,7 @@ def option_description(game: Game, seat: int, leads_to: list[Action]) -> str:
 
 
 def panel_message(game: Game, game_id: int, version: int, seat: int, path: Sequence[str], page: int,
-                  note: str = "", warning: str | None = None) -> Message:  # fmt: skip
+                  note: str = "") -> Message:  # fmt: skip
     """The panel of ``seat`` at ``path`` (page ``page``), as a private message."""
     moves = game.legal_moves(seat)
     head = [f"🎲 **Your move** (game {game_id}) — {summary.when(game.view(seat))}."]
@@ -166,7 +166,7 @@ def panel_message(game: Game, game_id: int, version: int, seat: int, path: Seque
     if at.move is not None and not at.nexts:
         text = describe(game, seat, at.move)
         body = [*head, f"**Play `{at.move}`?**", text.split(" — ", 1)[1] if " — " in text else ""]
-        if warning:
+        if warning := summary.waste_warning(game, at.move):
             body.append(warning)
         confirm_id = custom_id(game_id, version, seat, "confirm", str(at.move))
         confirm = Button(f"✅ Play {at.move}"[:80], confirm_id, "success")
@@ -239,11 +239,7 @@ class PanelMixin(ServiceBase):
             note = note or "🔄 The game moved on since this panel was made: here is a fresh one."
             path, page = (), 0
         game = self._restore(row)
-        warning = None
-        at = step(game.legal_moves(me.seat), path)
-        if at.move is not None and not at.nexts:
-            warning = summary.waste_warning(game, at.move)
-        msg = panel_message(game, row.id, row.version, me.seat, path, page, note, warning)
+        msg = panel_message(game, row.id, row.version, me.seat, path, page, note)
         if not game.legal_moves(me.seat):
             users = {s.seat: s.user_id for s in seats}
             waiting, _ = summary.next_line(game, users)
