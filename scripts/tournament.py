@@ -19,8 +19,9 @@ Printed:
   played; the interval is the 2.5–97.5 percentile of ``mu`` over 200 bootstrap resamples of
   the games (each rated in a random order), so it holds both the luck of the deals and
   OpenSkill's dependence on order.
-- **Tables**: each level's share of the wins (a win shared by k winners counts 1/k) with a
-  Wilson 95% interval, against the share of a level of equal strength, and its mean score.
+- **Tables**: each level's share of the wins (a win shared by k winners counts 1/k; a tie on
+  score goes to the most gold, rules §9) with a Wilson 95% interval, against the share of a
+  level of equal strength, and its mean score; and how many games the gold tie-break decided.
 - **CPU time per move** for each level (``time.process_time`` around `engine.ai.choose`, in the
   worker process that decides): median, p95 and max over the decisions that had more than
   one legal move.
@@ -166,6 +167,12 @@ def print_table(table: Table, results: list[Result]) -> None:
         name = f"{lv} ×{seats}" if seats > 1 else lv
         print(f"  {name:>9}: wins {won:5.1f}/{games} = {won / games:6.1%} (95% CI {lo:.0%}–{hi:.0%}; "
               f"equal strength {seats / n:.0%}), mean score {mean:.1f}")  # fmt: skip
+    level = [r for r in results if sum(s == max(r.scores) for s in r.scores) > 1]
+    if level:
+        won_on_gold = {lv: sum(1 / len(r.winners) for r in level for w in r.winners if r.seats[w] == lv)
+                       for lv in dict.fromkeys(table)}  # fmt: skip
+        who = ", ".join(f"{lv} {w:g}" for lv, w in won_on_gold.items())
+        print(f"  {len(level)} games ended level on score and went to the gold tie-break (won: {who})")
 
 
 def print_times(results: list[Result], levels: list[str]) -> None:
@@ -180,7 +187,9 @@ def print_times(results: list[Result], levels: list[str]) -> None:
 def main(argv: list[str] | None = None) -> None:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--games", type=int, default=20, help="games per table (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=FIRST_SEED, help="the first game seed (default: %(default)s)")
+    p.add_argument(
+        "--seed", "--seeds", type=int, default=FIRST_SEED, help="the first game seed (default: %(default)s)"
+    )
     p.add_argument("--workers", type=int, default=2, help="processes playing at once (default: %(default)s)")
     p.add_argument("--table", nargs="*", default=None, metavar="LEVELS",
                    help="comma-separated levels, one per seat (default: the round robin)")  # fmt: skip

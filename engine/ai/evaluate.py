@@ -4,13 +4,14 @@
 their owners: citizens, the 3-service bonus, room to grow, the expected relocation of this
 year (from the voice odds the seat knows) and service strength for later years, then
 per player the food balance, gold and quarry income. A move usually changes one city, so
-`value_with` recomputes only that city's terms. It reads only public facts and the
-seat's own polled cards (through `knowledge.voice_odds`).
+`value_with` recomputes only that city's terms (added straight into per-seat sums), and a
+`FactsCache` lets a search build each city's facts once for the thousands of positions it
+meets. It reads only public facts and the seat's own polled cards (through
+`knowledge.voice_odds`).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -89,6 +90,34 @@ def city_facts(city: City, areas: dict[str, Area], drop: frozenset[str] = frozen
         food=food, base_food=base_food, serv=(serv[0], serv[1], serv[2]), arch=(arch[0], arch[1], arch[2]),
         quarry=quarry, hexes=hexes, near=_near(hexes),
     )  # fmt: skip
+
+
+CityKey = tuple[object, ...]
+
+
+def city_key(city: City) -> CityKey:
+    """What `city_facts` reads of a city (the terrain never changes during a game)."""
+    return (
+        city.owner, city.castle, city.population,
+        tuple((b.hex, b.kind, b.harvest, tuple(b.notables.items())) for b in city.buildings),
+    )  # fmt: skip
+
+
+class FactsCache:
+    """`city_facts` of the cities of one game, remembered by what they depend on: a search
+    meets the same cities in thousands of positions."""
+
+    def __init__(self) -> None:
+        self._facts: dict[tuple[CityKey, frozenset[str]], CityFacts] = {}
+
+    def facts(self, city: City, areas: dict[str, Area], drop: frozenset[str] = frozenset()) -> CityFacts:
+        key = (city_key(city), drop)
+        found = self._facts.get(key)
+        if found is None:
+            if len(self._facts) > 50_000:
+                self._facts.clear()
+            found = self._facts[key] = city_facts(city, areas, drop)
+        return found
 
 
 def _near(hexes: frozenset[int]) -> frozenset[int]:
@@ -176,48 +205,76 @@ class Evaluator:
         self.gold = gold
         self.hunger_vp = hunger_vp
         self.outcomes = [([SERVICE_INDEX[s] for s in out], p) for out, p in ctx.odds.items()]
-        self._removal: dict[int, list[tuple[int, int, float]]] = {}
+        self._removal: dict[int, list[list[float]]] = {}
+        self._takes_memo: dict[tuple[tuple[int, int, int], tuple[int, int, int]], tuple[float, float]] = {}
         self._nb: dict[int, list[int]] = {}
-        self.occ = {h: i for i, cf in enumerate(facts) for h in cf.hexes}
-        self.agg = [[0.0] * SLOTS for _ in range(ctx.players)]
+        self._partial = min(1.0, ctx.turns_left / 5)
+        self._future = FUTURE_RELOCATION * ctx.years_after / 3
+        self.agg = self._zero()
         for i, cf in enumerate(facts):
-            terms = self._city_terms(cf)
+            self._city(self.agg, cf, 1.0)
             for other in facts[i + 1 :]:
-                terms += self._pair(cf, other)
-            self._add(self.agg, terms, 1.0)
+                self._pair(self.agg, cf, other, 1.0)
         self.values = [self.player_value(s, self.agg[s], self.gold[s]) for s in range(ctx.players)]
 
     @classmethod
-    def of(cls, state: GameState, seat: int) -> Evaluator:
+    def of(cls, state: GameState, seat: int, cache: FactsCache | None = None) -> Evaluator:
         areas = state.area_map()
-        facts = [city_facts(c, areas) for c in state.cities]
+        facts = [cache.facts(c, areas) if cache else city_facts(c, areas) for c in state.cities]
         return cls(
             context(state, seat), facts, [p.gold for p in state.players], [p.hunger_vp for p in state.players]
         )
 
-    # --- terms ------------------------------------------------------------------------
+    # --- terms: each adds ``sign`` times its amounts to per-seat slots -------------------
 
-    def _city_terms(self, cf: CityFacts) -> list[tuple[int, int, float]]:
-        """(seat, slot, amount) of one city on its own."""
-        ctx = self.ctx
-        o = cf.owner
-        kinds = sum(1 for a in cf.arch if a > 0)
-        partial = PARTIAL[kinds] if kinds == 3 else PARTIAL[kinds] * min(1.0, ctx.turns_left / 5)
-        growth = min(cf.room, ctx.years_after) * GROWTH_VP
-        return [
-            (o, POP, cf.pop), (o, FOOD, cf.food), (o, BASE_FOOD, cf.base_food),
-            (o, GROWTH_NEXT, min(1, cf.room)), (o, BONUS, partial + growth), (o, QUARRY, cf.quarry),
-        ]  # fmt: skip
+    def _zero(self) -> list[list[float]]:
+        return [[0.0] * SLOTS for _ in range(self.ctx.players)]
 
-    def _pair(self, a: CityFacts, b: CityFacts) -> list[tuple[int, int, float]]:
+    def _city(self, agg: list[list[float]], cf: CityFacts, sign: float) -> None:
+        """One city on its own."""
+        kinds = (cf.arch[0] > 0) + (cf.arch[1] > 0) + (cf.arch[2] > 0)
+        partial = PARTIAL[kinds] if kinds == 3 else PARTIAL[kinds] * self._partial
+        room = cf.room
+        a = agg[cf.owner]
+        a[POP] += sign * cf.pop
+        a[FOOD] += sign * cf.food
+        a[BASE_FOOD] += sign * cf.base_food
+        a[GROWTH_NEXT] += sign * min(1, room)
+        a[BONUS] += sign * (partial + min(room, self.ctx.years_after) * GROWTH_VP)
+        a[QUARRY] += sign * cf.quarry
+
+    def _pair(self, agg: list[list[float]], a: CityFacts, b: CityFacts, sign: float) -> None:
+        """Two cities: the relocation expected this year between them, and their edge in arches."""
         if a.owner == b.owner or a.near.isdisjoint(b.hexes):
-            return []
-        ctx = self.ctx
-        out: list[tuple[int, int, float]] = []
-        a_takes = b_takes = 0.0
-        sa, sb = a.serv, b.serv
-        for idx, p in self.outcomes:
-            if sa != sb:
+            return
+        aa, ab = agg[a.owner], agg[b.owner]
+        a_takes, b_takes = self._takes(a.serv, b.serv)
+        if a_takes or b_takes:
+            a_gain = a_takes if a.pop < a.limit else 0.0
+            b_gain = b_takes if b.pop < b.limit else 0.0
+            aa[RELOC] += sign * (a_gain - b_takes)
+            ab[RELOC] += sign * (b_gain - a_takes)
+            aa[GAINS] += sign * a_gain
+            ab[GAINS] += sign * b_gain
+        if self._future:
+            x, y = a.arch, b.arch
+            edge = (
+                (x[0] > y[0]) - (x[0] < y[0]) + (x[1] > y[1]) - (x[1] < y[1]) + (x[2] > y[2]) - (x[2] < y[2])
+            )
+            if edge:
+                w = sign * self._future * edge
+                aa[BONUS] += w
+                ab[BONUS] -= w
+
+    def _takes(self, sa: tuple[int, int, int], sb: tuple[int, int, int]) -> tuple[float, float]:
+        """The odds that a city with services ``sa`` takes a citizen from one with ``sb``, and back."""
+        if sa == sb or not self.outcomes:
+            return 0.0, 0.0
+        key = (sa, sb)
+        found = self._takes_memo.get(key)
+        if found is None:
+            a_takes = b_takes = 0.0
+            for idx, p in self.outcomes:
                 for k in idx:
                     if sa[k] > sb[k]:
                         a_takes += p
@@ -226,28 +283,14 @@ class Evaluator:
                     if sb[k] > sa[k]:
                         b_takes += p
                         break
-        if a_takes or b_takes:
-            a_gain, b_gain = a_takes * (a.room > 0), b_takes * (b.room > 0)
-            out += [(a.owner, RELOC, a_gain - b_takes), (b.owner, RELOC, b_gain - a_takes),
-                    (a.owner, GAINS, a_gain), (b.owner, GAINS, b_gain)]  # fmt: skip
-        if ctx.years_after:
-            edge = sum((x > y) - (x < y) for x, y in zip(a.arch, b.arch, strict=True)) / 3
-            w = FUTURE_RELOCATION * ctx.years_after * edge
-            out += [(a.owner, BONUS, w), (b.owner, BONUS, -w)]
-        return out
+            found = self._takes_memo[key] = (a_takes, b_takes)
+        return found
 
-    @staticmethod
-    def _add(agg: dict[int, list[float]] | list[list[float]], terms: list[tuple[int, int, float]],
-             sign: float) -> None:  # fmt: skip
-        for seat, slot, amount in terms:
-            agg[seat][slot] += sign * amount
-
-    def _all_terms(self, cf: CityFacts, others: list[CityFacts]) -> list[tuple[int, int, float]]:
-        """Terms of one city including its pairs with ``others``."""
-        out = self._city_terms(cf)
+    def _all(self, agg: list[list[float]], cf: CityFacts, others: list[CityFacts], sign: float) -> None:
+        """One city and its pairs with ``others``."""
+        self._city(agg, cf, sign)
         for other in others:
-            out += self._pair(cf, other)
-        return out
+            self._pair(agg, cf, other, sign)
 
     # --- values -----------------------------------------------------------------------
 
@@ -277,15 +320,14 @@ class Evaluator:
     def value(self) -> float:
         return self.relative(self.values)
 
-    def _changed_value(self, delta: dict[int, list[float]], gold: int) -> float:
+    def _changed_value(self, delta: list[list[float]], gold: int) -> float:
         """The value once per-seat aggregate changes (and the seat's gold change) are applied."""
         seat = self.ctx.seat
-        if gold:
-            delta.setdefault(seat, [0.0] * SLOTS)
         values = list(self.values)
-        for s, d in delta.items():
-            agg = [a + b for a, b in zip(self.agg[s], d, strict=True)]
-            values[s] = self.player_value(s, agg, self.gold[s] + (gold if s == seat else 0))
+        for s, d in enumerate(delta):
+            if (s == seat and gold) or any(d):
+                agg = [a + b for a, b in zip(self.agg[s], d, strict=True)]
+                values[s] = self.player_value(s, agg, self.gold[s] + (gold if s == seat else 0))
         return self.relative(values)
 
     def value_with(
@@ -297,31 +339,30 @@ class Evaluator:
         """The value after changing some cities (``None``: the city is gone), adding one,
         and changing the seat's gold."""
         changes = changes or {}
-        delta: dict[int, list[float]] = defaultdict(lambda: [0.0] * SLOTS)
         if len(changes) == 1 and new is None:
             ((i, cf),) = changes.items()
-            old = self.facts[i]
-            if i not in self._removal:
-                self._removal[i] = self._all_terms(old, [self.facts[j] for j in self._neighbours(i)])
-            self._add(delta, self._removal[i], -1.0)
+            removal = self._removal.get(i)
+            if removal is None:
+                removal = self._removal[i] = self._zero()
+                self._all(removal, self.facts[i], [self.facts[j] for j in self._neighbours(i)], -1.0)
+            delta = [list(r) for r in removal]
             if cf is not None:
-                near = set(self._neighbours(i))
-                for x in cf.near - old.near:
-                    j = self.occ.get(x)
-                    if j is not None and j != i:
-                        near.add(j)
-                self._add(delta, self._all_terms(cf, [self.facts[j] for j in sorted(near)]), 1.0)
+                self._city(delta, cf, 1.0)
+                for j, other in enumerate(self.facts):
+                    if j != i:
+                        self._pair(delta, cf, other, 1.0)
             return self._changed_value(delta, gold)
+        delta = self._zero()
         facts: list[CityFacts | None] = list(self.facts)
         for i in changes:
-            self._add(delta, self._all_terms(self.facts[i], self._others(facts, i)), -1.0)
+            self._all(delta, self.facts[i], self._others(facts, i), -1.0)
             facts[i] = None  # its pairs with other changed cities are taken off only once
         for i, cf in changes.items():
             if cf is not None:
                 facts[i] = cf
-                self._add(delta, self._all_terms(cf, self._others(facts, i)), 1.0)
+                self._all(delta, cf, self._others(facts, i), 1.0)
         if new is not None:
-            self._add(delta, self._all_terms(new, self._others(facts, -1)), 1.0)
+            self._all(delta, new, self._others(facts, -1), 1.0)
         return self._changed_value(delta, gold)
 
     def _neighbours(self, i: int) -> list[int]:

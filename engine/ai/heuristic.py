@@ -20,7 +20,7 @@ from ..placement import city_at_neighbour
 from ..relocation import outcome, winners_against
 from ..state import GameState
 from ..turn import built_kind, card_cost
-from .evaluate import CityFacts, Evaluator, city_facts, new_city_facts, with_building
+from .evaluate import CityFacts, Evaluator, FactsCache, city_facts, new_city_facts, with_building
 
 POLL_VP = 0.3
 """What knowing two more voice cards is worth when relocation is at stake."""
@@ -41,13 +41,15 @@ def site_potential(state: GameState, label: str) -> float:
 class Scorer:
     """Scores the legal moves of one seat in one position."""
 
-    def __init__(self, state: GameState, seat: int) -> None:
+    def __init__(self, state: GameState, seat: int, cache: FactsCache | None = None) -> None:
         self.state = state
         self.seat = seat
-        self.ev = Evaluator.of(state, seat)
+        self.ev = Evaluator.of(state, seat, cache)
         self.areas = state.area_map()
         self.index = {c.id: i for i, c in enumerate(state.cities)}
         self.base = self.ev.value()
+        self._joins: dict[str, int] = {}
+        """The city a building on a hex joins, by hex."""
 
     def _city_index(self, label: str) -> int:
         city = city_at(self.state, label)
@@ -70,8 +72,9 @@ class Scorer:
         cost = -card_cost(a)
         if kind is not None:
             assert a.hex is not None
-            city = city_at_neighbour(state, self.seat, a.hex)
-            i = self.index[city.id]
+            i = self._joins.get(a.hex, -1)
+            if i < 0:
+                i = self._joins[a.hex] = self.index[city_at_neighbour(state, self.seat, a.hex).id]
             new = with_building(ev.facts[i], kind, a.hex, self.areas)
             return ev.value_with({i: new}, gold=cost) + self._build_extra(kind, a.hex, ev.facts[i])
         if v == "golden":
@@ -197,17 +200,25 @@ def _replace_serv(cf: CityFacts, serv: tuple[int, int, int]) -> CityFacts:
     return replace(cf, serv=serv)
 
 
-def ranked(state: GameState, seat: int, moves: list[Action]) -> list[tuple[float, Action]]:
+def ranked(
+    state: GameState, seat: int, moves: list[Action], cache: FactsCache | None = None
+) -> list[tuple[float, Action]]:
     """The moves with their scores, best first (ties in the moves' canonical order)."""
-    scorer = Scorer(state, seat)
+    scorer = Scorer(state, seat, cache)
     scored = [(scorer.score(a), a) for a in moves]
     order = sorted(range(len(scored)), key=lambda k: (-scored[k][0], k))
     return [scored[k] for k in order]
 
 
-def basic_move(state: GameState, seat: int, moves: list[Action], rng: random.Random | None = None) -> Action:
+def basic_move(
+    state: GameState,
+    seat: int,
+    moves: list[Action],
+    rng: random.Random | None = None,
+    cache: FactsCache | None = None,
+) -> Action:
     """The best-scored move; ``rng`` breaks near ties (within 0.01 VP) at random."""
-    best = ranked(state, seat, moves)
+    best = ranked(state, seat, moves, cache)
     if rng is None or len(best) == 1:
         return best[0][1]
     top = best[0][0]
