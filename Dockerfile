@@ -12,6 +12,7 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY render ./render
 COPY bot ./bot
+COPY i18n ./i18n
 RUN pip install --prefix=/install .
 
 # Stage 2: the image that runs: the installed packages, a non-root user and the /data volume.

@@ -3,6 +3,8 @@ and logging that hides the token.
 
 >>> load_settings({"DISCORD_TOKEN": "abc", "CITTA_DEV_GUILD": "42"}, env_file=None).dev_guild
 42
+>>> parse_shard_ids("0-2,5", 8)
+(0, 1, 2, 5)
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import re
 import sqlite3
 import sys
 from collections.abc import Mapping
@@ -24,6 +27,7 @@ from bot.storage.backends import BadDatabase, shown, target
 
 REDACTED = "[redacted]"
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+_SHARD_PART = re.compile(r"^(\d+)(?:-(\d+))?$")
 
 
 class ConfigError(Exception):
@@ -40,11 +44,16 @@ class Settings:
     password: show it with `bot.storage.backends.shown`)."""
     dev_guild: int | None = None
     log_level: str = "INFO"
+    shard_count: int | None = None
+    """``CITTA_SHARD_COUNT``: how many shards the bot has in all (None: discord.py asks Discord,
+    and this process runs them all)."""
+    shard_ids: tuple[int, ...] | None = None
+    """``CITTA_SHARD_IDS``: the shards this process runs (None: all of ``shard_count``)."""
 
     def __repr__(self) -> str:
         return (
             f"Settings(db_path={shown(self.db_path)!r}, dev_guild={self.dev_guild!r}, "
-            f"log_level={self.log_level!r})"
+            f"log_level={self.log_level!r}, shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r})"
         )
 
 
@@ -59,6 +68,8 @@ class _Read(BaseSettings):
     CITTA_DB: str = ""
     CITTA_DEV_GUILD: str = ""
     CITTA_LOG_LEVEL: str = ""
+    CITTA_SHARD_COUNT: str = ""
+    CITTA_SHARD_IDS: str = ""
 
     @classmethod
     def settings_customise_sources(
@@ -93,7 +104,51 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
         db = target(values.get("CITTA_DB", "").strip() or "citta.db")
     except BadDatabase as e:
         raise ConfigError(str(e)) from None
-    return Settings(token=token, db_path=db.where, dev_guild=dev_guild, log_level=level)
+    count, ids = _shards(
+        values.get("CITTA_SHARD_COUNT", "").strip(), values.get("CITTA_SHARD_IDS", "").strip()
+    )
+    return Settings(
+        token=token, db_path=db.where, dev_guild=dev_guild, log_level=level, shard_count=count, shard_ids=ids
+    )
+
+
+def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """``CITTA_SHARD_COUNT`` and ``CITTA_SHARD_IDS`` read and checked together."""
+    if not count_text:
+        if ids_text:
+            raise ConfigError(
+                f"CITTA_SHARD_IDS={ids_text} needs CITTA_SHARD_COUNT: set it to the number of shards "
+                "in all (the ids run from 0 to that number minus 1)."
+            )
+        return None, None
+    if not count_text.isdigit() or int(count_text) < 1:
+        raise ConfigError(
+            f"CITTA_SHARD_COUNT must be a whole number of shards, 1 or more, not {count_text!r}."
+        )
+    count = int(count_text)
+    return count, (parse_shard_ids(ids_text, count) if ids_text else None)
+
+
+def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
+    """``CITTA_SHARD_IDS`` (``0-3``, ``0,2``, ``0-1,5``) as sorted shard ids, each below ``count``;
+    ConfigError saying what is wrong."""
+    ids: set[int] = set()
+    for part in text.replace(" ", "").split(","):
+        m = _SHARD_PART.match(part)
+        if m is None:
+            raise ConfigError(
+                f"CITTA_SHARD_IDS={text} is not a list of shard ids: write ids and ranges such as 0-3 or 0,2."
+            )
+        first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+        if last < first:
+            raise ConfigError(f"CITTA_SHARD_IDS: the range {part} runs backwards: write {last}-{first}.")
+        if last >= count:
+            raise ConfigError(
+                f"CITTA_SHARD_IDS={text} names shard {last}, but with CITTA_SHARD_COUNT={count} the shard "
+                f"ids run from 0 to {count - 1}."
+            )
+        ids.update(range(first, last + 1))
+    return tuple(sorted(ids))
 
 
 def check_database(path: Path | str, busy_timeout: float = 5.0) -> None:

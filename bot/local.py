@@ -5,6 +5,11 @@ lists your legal moves with what each does, ``help`` the other commands). The ga
 after every move (``--resume`` goes on with it later) and the board is drawn after every move
 as a numbered PNG that rings everything since your last move. ``--auto`` lets computers play
 every seat.
+
+It speaks English, Deutsch, Français or Nederlands (``--lang``; by default the terminal's
+language, from ``LC_ALL``, ``LC_MESSAGES`` or ``LANG``, when it is one of those, else English):
+every text, with each rulebook's terms. Moves and commands are typed as they are in every
+language (the notation is never translated).
 """
 
 from __future__ import annotations
@@ -13,21 +18,25 @@ import argparse
 import json
 import os
 import random
-import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, NoReturn, TextIO
 
-from bot.service.rules_help import TOPICS
-from bot.service.summary import count, standings, when
+import i18n
+from bot.service.computer import level_name
+from bot.service.rules_help import NAMES as TOPIC_NAMES
+from bot.service.rules_help import TOPICS, topic_text
+from bot.service.summary import setup_name, standings, when
 from engine import Game, IllegalMove, Record
 from engine.ai import LEVELS, choose
 from engine.ai.hint import hint
+from engine.components import POLITICS_TITLES
 from engine.decisions import asked_of
 from engine.describe import describe
 from engine.events import Event
 from engine.views import View
+from i18n import N_, _, _n
 
 NAMES = ("Ada", "Bruno", "Carla", "Dario", "Elena")
 SAVE_FORMAT = "la-citta-local/1"
@@ -36,23 +45,84 @@ MAX_WIDTH = 4000
 LOG_LINES = 20
 RULE_TOPICS = tuple(t for t in TOPICS if t not in ("bot", "async"))
 """The rule topics of ``/citta rules`` that are about the game, not about Discord."""
-COMMANDS = (
-    ("MOVE", "a move in the notation: gold, found I9 from L11, build farm I9, golden 2 F5, poll 1 2, pass …"),
-    ("? [TEXT]", "your legal moves with what each does (only those starting with TEXT: '? build farm')"),
-    ("hint", "the move the strong computer player would make for you, and why"),
-    ("status", "the table: every player's gold, food, cards and cities"),
-    ("score", "the score if the game ended now"),
-    ("log [N]", f"the last N things that happened (default {LOG_LINES})"),
-    ("board", "where the latest picture of the board is"),
-    ("rules [TOPIC]", f"the rules in short; topics: {', '.join(RULE_TOPICS)}"),
-    (
-        "undo",
-        "take back your last move (and the computers' moves since) if nothing hidden was revealed since",
-    ),
-    ("help", "this list"),
-    ("quit", "save and stop (so does Ctrl-D); --resume goes on later"),
-)
-HELP = "Commands:\n" + "\n".join(f"  {name:<14} {what}" for name, what in COMMANDS)
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    ("", N_("MOVE"), N_("a move in the notation: {examples}")),
+    ("?", N_("[TEXT]"),
+     N_("your legal moves with what each does (only those starting with TEXT: {example})")),
+    ("hint", "", N_("the move the strong computer player would make for you, and why")),
+    ("status", "", N_("the table: every player's gold, food, cards and cities")),
+    ("score", "", N_("the score if the game ended now")),
+    ("log", N_("[N]"), N_("the last N things that happened (default {count})")),
+    ("board", "", N_("where the latest picture of the board is")),
+    ("rules", N_("[TOPIC]"), N_("the rules in short; topics: {topics}")),
+    ("undo", "", N_("take back your last move (and the computers' moves since) if nothing hidden was "
+                    "revealed since")),
+    ("help", "", N_("this list")),
+    ("quit", "", N_("save and stop (so does Ctrl-D); --resume goes on later")),
+)  # fmt: skip
+"""The commands of a game: the command (typed as it is in every language), its argument and
+what it does (messages)."""
+EXAMPLES = ("gold", "found I9 from L11", "build farm I9", "golden 2 F5", "poll 1 2", "pass")
+CARD_TITLES = (N_("Palace"), N_("Hospital"), N_("Public Bath"), N_("Cathedral"), N_("University"))
+"""The politics cards named after their buildings (the others' titles are `engine.words.TERMS`)."""
+ENV_LANGUAGE = ("LC_ALL", "LC_MESSAGES", "LANG")
+"""Where the terminal's language is read, in the order POSIX gives them."""
+
+
+def commands_text() -> str:
+    """What can be typed in a game, in the current language."""
+    lines = []
+    for command, arg, what in COMMANDS:
+        name = " ".join(part for part in (command, _(arg) if arg else "") if part)
+        text = _(
+            what,
+            examples=", ".join(f"`{m}`" for m in EXAMPLES),
+            example="`? build farm`",
+            count=LOG_LINES,
+            topics=", ".join(topic_names()),
+        )
+        lines.append(f"  {name:<14} {text}")
+    return "\n".join(lines)
+
+
+def help_text() -> str:
+    """The ``help`` of a game, in the current language."""
+    return _("Commands:") + "\n" + commands_text()
+
+
+def topic_names() -> list[str]:
+    """The rule topics as they are typed (with each one's name in the reader's language when
+    it differs)."""
+    out = []
+    for key in RULE_TOPICS:
+        name = _(TOPIC_NAMES[key])
+        out.append(key if name.lower() == key else f"{key} ({name})")
+    return out
+
+
+with i18n.speaking("en"):
+    HELP = help_text()
+"""The ``help`` in English."""
+
+
+def terminal_language(env: dict[str, str] | None = None) -> str:
+    """The language of the terminal: the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is
+    set decides (``de_DE.UTF-8`` is German); English when it is not one of ours (``C``…)."""
+    env = dict(os.environ) if env is None else env
+    for name in ENV_LANGUAGE:
+        if env.get(name):
+            return i18n.choose(env[name])
+    return i18n.DEFAULT
+
+
+def language_of(argv: list[str] | None, env: dict[str, str] | None = None) -> str:
+    """The language of a run: ``--lang`` when it is one of ours, else the terminal's (a wrong
+    ``--lang`` is then refused by `parse_args`, in that language)."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--lang", default=None)
+    known, _rest = pre.parse_known_args(sys.argv[1:] if argv is None else argv)
+    code = i18n.supported(known.lang)
+    return code if code is not None else terminal_language(env)
 
 
 class Quit(Exception):
@@ -78,69 +148,142 @@ def _width(text: str) -> int:
     try:
         width = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of pixels") from None
+        raise argparse.ArgumentTypeError(_("{text} is not a number of pixels", text=repr(text))) from None
     if not MIN_WIDTH <= width <= MAX_WIDTH:
         raise argparse.ArgumentTypeError(
-            f"{width} is out of range: the board is drawn {MIN_WIDTH} to {MAX_WIDTH} px wide"
+            _(
+                "{width} is out of range: the board is drawn {low} to {high} px wide",
+                width=width,
+                low=MIN_WIDTH,
+                high=MAX_WIDTH,
+            )
         )
     return width
 
 
+def _language(text: str) -> str:
+    code = i18n.supported(text)
+    if code is None:
+        raise argparse.ArgumentTypeError(
+            _(
+                "{text} is not one of our languages: {languages}",
+                text=repr(text),
+                languages=", ".join(i18n.LANGUAGES),
+            )
+        )
+    return code
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """argparse's help with its own words in the current language."""
+
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, prefix if prefix is not None else _("usage: "))
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, saying what is wrong in the current language (argparse's own reasons, such as
+    an invalid choice, stay as argparse gives them)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        name, colon, why = message.partition(": ")
+        if colon and name.startswith("argument "):
+            message = _("argument {name}: {reason}", name=name.removeprefix("argument "), reason=why)
+        self.exit(2, _("{prog}: error: {message}", prog=self.prog, message=message) + "\n")
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    p = argparse.ArgumentParser(
+    """The command line, its help in the current language (`language_of` chooses it)."""
+    p = _Parser(
         prog="citta",
-        description="Play La Città in the terminal against the computer. You are the first player;\n"
-        "the game is saved after every move and the board is drawn as a PNG after every move.",
-        epilog="In the game, type:\n" + "\n".join(f"  {name:<14} {what}" for name, what in COMMANDS),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=_(
+            "Play La Città in the terminal against the computer. You are the first player;\n"
+            "the game is saved after every move and the board is drawn as a PNG after every move."
+        ),
+        epilog=_("In the game, type:") + "\n" + commands_text(),
+        formatter_class=_Formatter,
+        add_help=False,
     )
+    p._optionals.title = _("options")
+    p.add_argument("-h", "--help", action="help", help=_("show this help and stop"))
     p.add_argument(
         "--players",
         type=int,
         default=3,
         choices=range(2, 6),
-        help="players at the table, you included (default: %(default)s)",
+        help=_("players at the table, you included (default: {default})", default="%(default)s"),
     )
     p.add_argument(
         "--level",
         default=None,
         choices=LEVELS,
-        help="the computer players' level (default: basic; with --resume: the saved game's)",
+        help=_("the computer players' level (default: basic; with --resume: the saved game's)"),
     )
     p.add_argument(
         "--setup",
         default="beginner",
         choices=("beginner", "experienced"),
-        help="beginner: the rulebook's fixed terrain and starting castles; experienced: shuffled "
-        "terrain, and every player places two castles (default: %(default)s)",
+        help=_(
+            "beginner: the rulebook's fixed terrain and starting castles; experienced: shuffled "
+            "terrain, and every player places two castles (default: {default})",
+            default="%(default)s",
+        ),
     )
     p.add_argument(
         "--seed",
         type=int,
         default=None,
-        help="game seed, to play the same game again (default: a random one)",
+        metavar=_("NUMBER"),
+        help=_("game seed, to play the same game again (default: a random one)"),
     )
-    p.add_argument("--name", default="Player", help="your name at the table (default: %(default)s)")
+    p.add_argument(
+        "--name",
+        default=_("Player"),
+        metavar=_("NAME"),
+        help=_("your name at the table (default: {default})", default="%(default)s"),
+    )
     p.add_argument(
         "--out",
         type=Path,
         default=Path("citta-local"),
-        help="folder for the saved games and the board pictures (default: %(default)s)",
+        metavar=_("FOLDER"),
+        help=_(
+            "folder for the saved games and the board pictures (default: {default})", default="%(default)s"
+        ),
     )
     p.add_argument(
         "--width",
         type=_width,
         default=1400,
-        help=f"width of the board pictures in pixels, 600 to {MAX_WIDTH} (default: %(default)s)",
+        metavar=_("PIXELS"),
+        help=_(
+            "width of the board pictures in pixels, 600 to {high} (default: {default})",
+            high=MAX_WIDTH,
+            default="%(default)s",
+        ),
     )
-    p.add_argument("--auto", action="store_true", help="computers play every seat (a demo: no input is read)")
+    p.add_argument(
+        "--auto", action="store_true", help=_("computers play every seat (a demo: no input is read)")
+    )
     p.add_argument(
         "--resume",
         nargs="?",
         const="",
         default=None,
-        metavar="FILE",
-        help="go on with a saved game (default FILE: the latest saved game in --out)",
+        metavar=_("FILE"),
+        help=_("go on with a saved game (default {file}: the latest saved game in --out)", file=_("FILE")),
+    )
+    p.add_argument(
+        "--lang",
+        type=_language,
+        default=None,
+        metavar="{" + ",".join(i18n.LANGUAGES) + "}",
+        help=_(
+            "the language of the game: {languages} (default: the terminal's, from LC_ALL, "
+            "LC_MESSAGES or LANG, when it is one of them, else English)",
+            languages=", ".join(f"{code} ({i18n.NAMES[code]})" for code in i18n.LANGUAGES),
+        ),
     )
     return p.parse_args(argv)  # fmt: skip
 
@@ -152,25 +295,52 @@ def latest_save(folder: Path) -> Path | None:
 
 
 def rules(topic: str) -> str:
-    """The short rules of ``topic`` (from ``/citta rules``, without what is about Discord)."""
-    key = topic.strip().lower() or "overview"
+    """The short rules of ``topic`` (from ``/citta rules``, without what is about Discord), by
+    its key or its name in the current language."""
+    typed = " ".join(topic.split()).lower()
+    key = typed or "overview"
     if key not in RULE_TOPICS:
-        return f"No rules on {topic!r}. Topics: {', '.join(RULE_TOPICS)}."
-    sentences = re.split(r"(?<=\.) ", TOPICS[key])
-    return " ".join(s for s in sentences if "/citta" not in s).replace("**", "").replace("`", "")
+        key = next((k for k in RULE_TOPICS if _(TOPIC_NAMES[k]).lower() == typed), "")
+    if not key:
+        return _("No rules on {topic}. Topics: {topics}.", topic=repr(topic), topics=", ".join(topic_names()))
+    return topic_text(key).replace("**", "")
+
+
+def and_list(items: list[str]) -> str:
+    """``a, b and c`` in the current language."""
+    if len(items) < 2:
+        return "".join(items)
+    return _("{first} and {second}", first=", ".join(items[:-1]), second=items[-1])
 
 
 def voice_text(view: View) -> str:
     """This year's voice as the viewer knows it: the face-up card, then the face-down ones
     (``?`` unless revealed, or polled by the viewer)."""
     if not view.voice or view.voice[0] is None:
-        return "not drawn yet"
+        return _("not drawn yet")
     if all(s is not None for s in view.voice):
-        return f"{', '.join(s or '' for s in view.voice)}: the people want {' and '.join(view.voice_result)}"
-    down = [s or view.peek[k] or "?" for k, s in enumerate(view.voice)][1:]
+        return _(
+            "{cards}: the people want {wanted}",
+            cards=", ".join(_(s or "") for s in view.voice),
+            wanted=and_list([_(s) for s in view.voice_result]),
+        )
+    down = " ".join(_(s) if s else "?" for s in [s or view.peek[k] for k, s in enumerate(view.voice)][1:])
     polled = [str(k) for k in range(1, 4) if view.voice[k] is None and view.peek[k] is not None]
-    note = f" (you polled {' and '.join(polled)})" if polled else ""
-    return f"{view.voice[0]}, face down {' '.join(down)}{note}"
+    if polled:
+        return _(
+            "{up}, face down {down} (you polled {polled})",
+            up=_(view.voice[0]),
+            down=down,
+            polled=and_list(polled),
+        )
+    return _("{up}, face down {down}", up=_(view.voice[0]), down=down)
+
+
+def card_name(verb: str) -> str:
+    """A politics card of the row: its title in the current language, with the verb that plays
+    it when they differ (``Master Builder (master)``)."""
+    title = _(POLITICS_TITLES.get(verb, verb))
+    return title if title.lower() == verb else f"{title} ({verb})"
 
 
 # --- one game -----------------------------------------------------------------------------
@@ -211,12 +381,39 @@ class LocalGame:
         local = cls(
             game, None if args.auto else 0, args.level or "basic", args.out / f"game-{seed}", args.width, out
         )
-        local.say(f"La Città: {args.players} players, {args.setup} setup, seed {seed}; "
-                  + ("computers play every seat." if args.auto else f"you are {names[0]}."))  # fmt: skip
-        if not args.auto:
-            local.say(HELP)
-            again = " (it replaces the game saved there before)" if local.save_path.exists() else ""
-            local.say(f"The game is saved after every move in {local.save_path}{again}.")
+        setup = setup_name(args.setup)
+        if args.auto:
+            local.say(
+                _n(
+                    "La Città: {count} player, {setup}, seed {seed}; computers play every seat.",
+                    "La Città: {count} players, {setup}, seed {seed}; computers play every seat.",
+                    args.players,
+                    setup=setup,
+                    seed=seed,
+                )
+            )
+        else:
+            local.say(
+                _n(
+                    "La Città: {count} player, {setup}, seed {seed}; you are {name}.",
+                    "La Città: {count} players, {setup}, seed {seed}; you are {name}.",
+                    args.players,
+                    setup=setup,
+                    seed=seed,
+                    name=names[0],
+                )
+            )
+            local.say(help_text())
+            if local.save_path.exists():
+                local.say(
+                    _(
+                        "The game is saved after every move in {path} (it replaces the game saved there "
+                        "before).",
+                        path=local.save_path,
+                    )
+                )
+            else:
+                local.say(_("The game is saved after every move in {path}.", path=local.save_path))
         local.show(game.setup_events)
         return local
 
@@ -225,14 +422,16 @@ class LocalGame:
         """Go on with a saved game: its moves are played again to rebuild the log and ``undo``."""
         path = Path(args.resume) if args.resume else latest_save(args.out)
         if path is None:
-            raise SystemExit(f"citta: no saved game in {args.out}; start one without --resume.")
+            raise SystemExit(
+                _("citta: no saved game in {folder}; start one without --resume.", folder=args.out)
+            )
         try:
             data: dict[str, Any] = json.loads(path.read_text())
             if data.get("format") != SAVE_FORMAT:
-                raise ValueError(f"not a {SAVE_FORMAT} file")
+                raise ValueError(_("not a {format} file", format=SAVE_FORMAT))
             record = Record.model_validate(data["record"])
         except (OSError, ValueError, KeyError) as e:
-            raise SystemExit(f"citta: cannot resume from {path}: {e}") from None
+            raise SystemExit(_("citta: cannot resume from {path}: {error}", path=path, error=e)) from None
         game = Game.new(record.players, seed=record.seed, setup=record.setup)
         local = cls(
             game, data.get("human"), args.level or data.get("level", "basic"), path.parent, args.width, out
@@ -241,13 +440,44 @@ class LocalGame:
             for seat, text in record.moves:
                 local.play(seat, text, quiet=True)
         except IllegalMove as e:
-            raise SystemExit(f"citta: cannot resume from {path}: a saved move does not apply ({e})") from None
-        who = "computers play every seat" if local.human is None else f"you are {record.players[local.human]}"
-        local.say(f"Resumed {path}: seed {record.seed}, {len(record.moves)} moves made, {who}. "
-                  f"{when(game.view(local.human))}. What happened last:")  # fmt: skip
+            raise SystemExit(
+                _(
+                    "citta: cannot resume from {path}: a saved move does not apply ({error})",
+                    path=path,
+                    error=e.told(i18n.current()),
+                )
+            ) from None
+        made, now = len(record.moves), when(game.view(local.human))
+        if local.human is None:
+            local.say(
+                _n(
+                    "Resumed {path}: seed {seed}, {count} move made, computers play every seat. {when}. "
+                    "What happened last:",
+                    "Resumed {path}: seed {seed}, {count} moves made, computers play every seat. {when}. "
+                    "What happened last:",
+                    made,
+                    path=path,
+                    seed=record.seed,
+                    when=now,
+                )
+            )
+        else:
+            local.say(
+                _n(
+                    "Resumed {path}: seed {seed}, {count} move made, you are {name}. {when}. "
+                    "What happened last:",
+                    "Resumed {path}: seed {seed}, {count} moves made, you are {name}. {when}. "
+                    "What happened last:",
+                    made,
+                    path=path,
+                    seed=record.seed,
+                    name=record.players[local.human],
+                    when=now,
+                )
+            )
         for line in local.log[-8:]:
             local.say(line)
-        local.say(HELP)
+        local.say(help_text())
         return local
 
     # --- output -------------------------------------------------------------------------
@@ -264,14 +494,15 @@ class LocalGame:
     def show(self, events: list[Event], quiet: bool = False) -> bool:
         """Note the events the human may see; True when a decision of the human was made for them."""
         made_for_you = False
+        words = i18n.current()
         for e in events:
             if not e.visible_to(self.human):
                 continue
             if e.seat is not None and e.seat == self.human and e.data.get("auto"):
                 made_for_you = True
-                self.note(f"  ▶ yours, with no other choice: {e.text}", quiet)
+                self.note("  " + _("▶ yours, with no other choice: {event}", event=e.told(words)), quiet)
             else:
-                self.note(f"  {e.text}", quiet)
+                self.note(f"  {e.told(words)}", quiet)
             self.highlight.extend(h for h in e.hexes if h not in self.highlight)
         return made_for_you
 
@@ -281,7 +512,7 @@ class LocalGame:
         path = self.folder / f"board-{len(self.game.record().moves):03d}.png"
         path.write_bytes(render_board(self.game.view(self.human), highlight=self.highlight, width=self.width))
         self.board = path.resolve()
-        self.say(f"  [board: {self.board}]")
+        self.say("  " + _("[board: {path}]", path=self.board))
         if self.human is None:
             self.highlight = []  # a demo rings what happened since the last picture
 
@@ -300,7 +531,7 @@ class LocalGame:
         """Let the player read what happened before the game goes on (at a terminal only)."""
         if not self.interactive:
             return
-        print("  (Enter to go on) ", end="", file=self.out, flush=True)
+        print("  " + _("(Enter to go on)") + " ", end="", file=self.out, flush=True)
         line = inp.readline()
         if not line or line.strip().lower() in ("quit", "exit"):
             raise Quit
@@ -315,12 +546,17 @@ class LocalGame:
         if seat == self.human:
             self.marks.append(Mark(before, log_before))
             self.highlight = []
-        revealed = next((e.text for e in events if e.reveals), None)
+        revealed = next((e.told(i18n.current()) for e in events if e.reveals), None)
         if revealed and self.marks and self.marks[-1].revealed is None:
             self.marks[-1].revealed = revealed
-        name = self.game.state.players[seat].name
-        who = "you" if seat == self.human else f"computer, {self.level}"
-        self.note(f"{name} ({who}): {self.game.record().moves[-1][1]}", quiet)
+        name, move = self.game.state.players[seat].name, self.game.record().moves[-1][1]
+        if seat == self.human:
+            self.note(_("{name} (you): {move}", name=name, move=move), quiet)
+        else:
+            self.note(
+                _("{name} (computer, {level}): {move}", name=name, level=level_name(self.level), move=move),
+                quiet,
+            )
         made_for_you = self.show(events, quiet)
         return made_for_you or any(e.kind == "end_year" for e in events)
 
@@ -345,9 +581,10 @@ class LocalGame:
         assert self.human is not None
         self.say("")
         self.say(self.brief())
-        self.say(f"Your move: {' and '.join(asked_of(self.game.state, self.human))}.")
+        asked = asked_of(self.game.state, self.human, words=i18n.current())
+        self.say(_("Your move: {asked}.", asked=and_list(asked)))
         while True:
-            print("your move> ", end="", file=self.out, flush=True)
+            print(_("your move") + "> ", end="", file=self.out, flush=True)
             line = inp.readline()
             if not line:
                 raise Quit
@@ -357,7 +594,7 @@ class LocalGame:
             if text.startswith("?"):
                 self.list_moves(" ".join(text[1:].split()).lower())
                 continue
-            word, _, rest = text.partition(" ")
+            word, _space, rest = text.partition(" ")
             command = word.lower()
             if command in ("quit", "exit"):
                 raise Quit
@@ -370,7 +607,7 @@ class LocalGame:
             try:
                 read = self.play(self.human, text)
             except IllegalMove as e:
-                self.say(f"  Not allowed: {e}")
+                self.say("  " + _("Not allowed: {reason}", reason=e.told(i18n.current())))
                 continue
             self.after_move(read, inp)
             return
@@ -379,16 +616,19 @@ class LocalGame:
         """Answer a question about the game; False when ``command`` is not one."""
         view = self.game.view(self.human)
         if command == "help":
-            self.say(HELP)
+            self.say(help_text())
         elif command == "status":
             self.status(view)
         elif command == "score":
             self.say(standings(view).replace("**", ""))
         elif command == "log":
             n = int(rest) if rest.isdigit() else LOG_LINES
-            self.say("\n".join(self.log[-n:]) or "Nothing has happened yet.")
+            self.say("\n".join(self.log[-n:]) or _("Nothing has happened yet."))
         elif command == "board":
-            self.say(f"  [board: {self.board}]" if self.board else "  No picture has been drawn yet.")
+            if self.board:
+                self.say("  " + _("[board: {path}]", path=self.board))
+            else:
+                self.say("  " + _("No picture has been drawn yet."))
         elif command == "rules":
             self.say(rules(rest))
         elif command == "hint":
@@ -400,12 +640,16 @@ class LocalGame:
     def undo(self) -> bool:
         """Take back the player's last move and the computers' since; False when it cannot be."""
         if not self.marks:
-            self.say("  Nothing to take back: you have not moved yet.")
+            self.say("  " + _("Nothing to take back: you have not moved yet."))
             return False
         mark = self.marks[-1]
         if mark.revealed:
             self.say(
-                f"  Your last move cannot be taken back: something hidden became known since: {mark.revealed}"
+                "  "
+                + _(
+                    "Your last move cannot be taken back: something hidden became known since: {what}",
+                    what=mark.revealed,
+                )
             )
             return False
         record = self.game.record()
@@ -414,8 +658,18 @@ class LocalGame:
         self.marks.pop()
         del self.log[mark.log_before :]
         self.highlight = []
-        others = f" and {count(len(taken) - 1, 'computer move')} since" if len(taken) > 1 else ""
-        self.note(f"Taken back: your move {taken[0][1]}{others}.")
+        others = len(taken) - 1
+        if others:
+            self.note(
+                _n(
+                    "Taken back: your move {move} and {count} computer move since.",
+                    "Taken back: your move {move} and {count} computer moves since.",
+                    others,
+                    move=taken[0][1],
+                )
+            )
+        else:
+            self.note(_("Taken back: your move {move}.", move=taken[0][1]))
         self.save()
         self.write_board()
         return True
@@ -423,41 +677,64 @@ class LocalGame:
     # --- what the player sees -----------------------------------------------------------
 
     def status(self, v: View) -> None:
-        self.say(f"{when(v)}. Voice: {voice_text(v)}")
-        self.say("Politics row: " + ", ".join(v.politics_row))
+        self.say(_("{when}. Voice: {voice}", when=when(v), voice=voice_text(v)))
+        self.say(_("Politics row: {cards}", cards=", ".join(card_name(c) for c in v.politics_row)))
         for p in v.players:
-            cities = ", ".join(f"{c.name} {c.castle} pop {c.population}/{c.limit or '∞'}" for c in p.cities)
-            food = f"food {p.food} for {count(p.citizens, 'citizen')}"
-            cards = f"{count(p.action_cards, 'action card')}, {count(p.notables, 'notable')}"
-            self.say(f"  {p.name}: gold {p.gold}, {food}, {cards}; {cities}")
+            cities = ", ".join(
+                _(
+                    "{city} {castle} pop {population}/{limit}",
+                    city=c.name,
+                    castle=c.castle,
+                    population=c.population,
+                    limit=c.limit or "∞",
+                )
+                for c in p.cities
+            )
+            self.say(
+                "  "
+                + _(
+                    "{name}: gold {gold}, {food}, {cards}, {notables}; {cities}",
+                    name=p.name,
+                    gold=p.gold,
+                    food=food_text(p.food, p.citizens),
+                    cards=_n("{count} action card", "{count} action cards", p.action_cards),
+                    notables=_n("{count} notable", "{count} notables", p.notables),
+                    cities=cities,
+                )
+            )
 
     def brief(self) -> str:
         """One line on the player's own position, shown before each question."""
         assert self.human is not None
         v = self.game.view(self.human)
         me = v.players[self.human]
-        short = " ⚠ short" if me.citizens > me.food else ""
-        food = f"food {me.food} for {count(me.citizens, 'citizen')}{short}"
-        cards = count(me.action_cards, "action card")
-        row = ", ".join(v.politics_row)
-        return f"[{when(v)}] gold {me.gold}, {food}, {cards}; voice {voice_text(v)}; row: {row}"
+        return _(
+            "[{when}] gold {gold}, {food}, {cards}; voice {voice}; row: {row}",
+            when=when(v),
+            gold=me.gold,
+            food=food_text(me.food, me.citizens, warn=True),
+            cards=_n("{count} action card", "{count} action cards", me.action_cards),
+            voice=voice_text(v),
+            row=", ".join(v.politics_row),
+        )
 
     def hint(self) -> None:
         """The move the strong computer player would make for the player, and why (from their view)."""
         assert self.human is not None
         if not self.game.legal_moves(self.human):
-            self.say("  Nothing is asked of you now.")
+            self.say("  " + _("Nothing is asked of you now."))
             return
-        found = hint(self.game, self.human, seed=self.ai_seed())
+        found = hint(self.game, self.human, seed=self.ai_seed(), words=i18n.current())
         for line in found.text().splitlines():
             self.say(f"  {line}")
 
     def list_moves(self, prefix: str) -> None:
         assert self.human is not None
+        words = i18n.current()
         moves = [m for m in self.game.legal_moves(self.human) if str(m).startswith(prefix)]
         for m in moves:
-            self.say(f"  {describe(self.game, self.human, m)}")
-        self.say(f"  ({count(len(moves), 'move')})")
+            self.say(f"  {describe(self.game, self.human, m, words=words)}")
+        self.say("  " + _n("({count} move)", "({count} moves)", len(moves)))
 
     # --- the whole game -----------------------------------------------------------------
 
@@ -475,25 +752,48 @@ class LocalGame:
                 self.human_turn(inp)
         g = self.game
         scores = ", ".join(f"{p.name} {s}" for p, s in zip(g.state.players, g.scores or [], strict=True))
-        self.say(f"Game over. Scores: {scores}.")
-        self.say(f"Final board: {self.board}")
+        self.say(_("Game over. Scores: {scores}.", scores=scores))
+        self.say(_("Final board: {path}", path=self.board))
         return 0
+
+
+def food_text(food: int, citizens: int, warn: bool = False) -> str:
+    """``food 6 for 8 citizens`` (with ``⚠ short`` when ``warn`` and they are more than the food)."""
+    if warn and citizens > food:
+        return _n(
+            "food {food} for {count} citizen ⚠ short",
+            "food {food} for {count} citizens ⚠ short",
+            citizens,
+            food=food,
+        )
+    return _n("food {food} for {count} citizen", "food {food} for {count} citizens", citizens, food=food)
 
 
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Run a terminal game; the exit code is 0 when the game ended or the player stopped
     (it is saved), 130 after Ctrl-C (it is saved too, up to the last complete move)."""
+    code = language_of(argv)
+    with i18n.speaking(code):
+        return _main(argv, code, stdin or sys.stdin, stdout or sys.stdout)
+
+
+def _main(argv: list[str] | None, code: str, inp: TextIO, out: TextIO) -> int:
     args = parse_args(argv)
-    out = stdout or sys.stdout
     local = LocalGame.resume(args, out) if args.resume is not None else LocalGame.start(args, out)
-    resume = f"Resume with: python -m bot.local --resume {local.save_path}"
+    again = f"python -m bot.local --resume {local.save_path}"
+    if code != terminal_language():
+        again += f" --lang {code}"
     try:
-        return local.run(stdin or sys.stdin)
+        return local.run(inp)
     except Quit:
-        print(f"\nStopped; the game is saved. {resume}", file=out)
+        print("\n" + _("Stopped; the game is saved. Resume with: {command}", command=again), file=out)
         return 0
     except KeyboardInterrupt:
-        print(f"\nInterrupted; the game is saved up to the last move. {resume}", file=out)
+        print(
+            "\n"
+            + _("Interrupted; the game is saved up to the last move. Resume with: {command}", command=again),
+            file=out,
+        )
         return 130
 
 

@@ -23,6 +23,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from i18n import N_, _
+
 Style = Literal["primary", "secondary", "success", "danger"]
 CUSTOM_ID_TEMPLATE = r"citta:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+|-):(?P<action>[A-Za-z0-9_.-]+)"
 SELECT_TEMPLATE = "cittas" + CUSTOM_ID_TEMPLATE.removeprefix("citta")
@@ -31,6 +33,13 @@ _CUSTOM_ID = re.compile(r"(?P<kind>cittas?)" + CUSTOM_ID_TEMPLATE.removeprefix("
 ACTIONS = ("join", "leave", "start", "peek", "abandon", "panel", "close")
 """``panel``: open the private panel of one's pending decision; ``close``: close that panel."""
 MAX_CUSTOM_ID = 100
+PEEK_LABEL = N_("Show my peek")
+"""The label of the button that shows a player their private information."""
+UNREACHED = N_(
+    "I could not send you a direct message. Your private information is waiting: press **{button}** "
+    "or use `/citta secrets`."
+)
+"""What a channel post tells the players whose direct messages failed."""
 
 
 @dataclass(frozen=True)
@@ -196,24 +205,32 @@ class Outcome:
     """Display names by user id, for the fallback text."""
     outbox: tuple[int, ...] = ()
     """The outbox ids of the stored announcement (set once it is stored; the delivery task sends it)."""
+    unreached: str = ""
+    """What the channel post tells the players whose DMs failed, written in the game's language
+    when the outcome is made (`unreached`); empty: in the current language."""
 
     def stored(self, ids: list[int]) -> Outcome:
         """This outcome, its announcement stored in the outbox under ``ids``."""
         return replace(self, outbox=tuple(ids))
 
-    def announcement_for(self, failed: set[int] | frozenset[int] = frozenset()) -> Message | None:
-        """The channel message, saying (without revealing anything) whose DMs failed."""
+    def announcement_for(
+        self, failed: set[int] | frozenset[int] = frozenset(), note: str = ""
+    ) -> Message | None:
+        """The channel message, saying (without revealing anything) whose DMs failed: ``note``
+        (as stored with the post), else the outcome's own `unreached` text."""
         msg = self.announcement
         if msg is None or not failed:
             return msg
         who = ", ".join(f"<@{u}>" for u in sorted(failed))
-        text = (
-            f"{msg.text}\n📪 {who}: I could not send you a direct message. Your private information "
-            "is waiting: press **Show my peek** or use `/citta secrets`."
-        )
+        text = f"{msg.text}\n📪 {who}: {note or self.unreached or unreached()}"
         buttons = msg.buttons + ((self.peek_button,) if self.peek_button else ())
         return replace(msg, text=text, mentions=tuple(dict.fromkeys((*msg.mentions, *sorted(failed)))),
                        buttons=buttons)  # fmt: skip
+
+
+def unreached() -> str:
+    """`UNREACHED` in the current language (write it while speaking the game's)."""
+    return _(UNREACHED, button=_(PEEK_LABEL))
 
 
 @dataclass(frozen=True)
@@ -221,7 +238,8 @@ class Post:
     """Something the bot says on its own (no interaction to answer): in a channel and by DM.
 
     Either ``outcome`` (a change to the game, posted like a move) or ``message`` with ``dms``;
-    a user whose DM fails is mentioned in the channel with ``fallback`` instead.
+    a user whose DM fails is mentioned in the channel with ``fallback`` instead (for an outcome:
+    its `Outcome.unreached` text, stored with the post).
     """
 
     channel: int
@@ -229,6 +247,10 @@ class Post:
     dms: tuple[DirectMessage, ...] = ()
     fallback: str = ""
     outcome: Outcome | None = None
+
+    def __post_init__(self) -> None:
+        if self.outcome is not None and not self.fallback:
+            object.__setattr__(self, "fallback", self.outcome.unreached)
 
     @property
     def direct(self) -> tuple[DirectMessage, ...]:
@@ -238,7 +260,7 @@ class Post:
     def message_for(self, failed: set[int] | frozenset[int] = frozenset()) -> Message | None:
         """The channel message once the DMs were tried (``failed``: users not reached)."""
         if self.outcome is not None:
-            return self.outcome.announcement_for(failed)
+            return self.outcome.announcement_for(failed, self.fallback)
         if not failed:
             return self.message
         who = " ".join(f"<@{u}>" for u in sorted(failed))

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from .board import BOARD
 from .components import BUILDINGS, LARGE, MEDIUM, SERVICES, SMALL
 from .errors import MalformedMove
+from .words import N_, PHRASE, Phrase
 
 BUILDING_CARDS: tuple[str, ...] = MEDIUM + LARGE
 VERBS: tuple[str, ...] = (
@@ -26,23 +27,40 @@ _VERB_RANK = {v: i for i, v in enumerate(VERBS)}
 _BUILDING_RANK = {b: i for i, b in enumerate(BUILDINGS)}
 _SERVICE_RANK: dict[str, int] = {s: i for i, s in enumerate(SERVICES)}
 
-USAGE: dict[str, str] = {
-    "castle": "castle HEX (e.g. castle I9)",
-    "gold": "gold",
-    "found": "found HEX from HEX2, HEX2 a hex of the city that gives the citizen (e.g. found I9 from L11)",
-    "build": f"build B HEX with B one of {', '.join(SMALL)} (e.g. build farm I9)",
-    **{c: f"{c} HEX (e.g. {c} I9)" for c in BUILDING_CARDS},
-    "master": f"master B HEX with B one of {', '.join(BUILDINGS)} (e.g. master palace I9)",
-    "golden": "golden N HEX with N 1, 2 or 3 (e.g. golden 2 I9)",
-    "bread": "bread N HEX [S] with N 1, 2 or 3, S culture/education/health on a hospital (e.g. bread 1 I9)",
-    "harvest": "harvest HEX (e.g. harvest I9)",
-    "poll": "poll A B with two of the face-down cards 1, 2, 3, or poll all (e.g. poll 1 3)",
-    "pass": "pass",
-    "first": "first HEX with HEX a hex of your city that checks its neighbours first (e.g. first I9)",
-    "prefer": "prefer HEX S with S culture, education or health (e.g. prefer I9 culture)",
-    "demolish": "demolish HEX HEX ... (e.g. demolish H10 I10)",
-    "starve": "starve HEX HEX ... (e.g. starve I9 I9)",
+
+def _ticked(words: tuple[str, ...]) -> str:
+    """Words of the notation as a message shows them: ```farm`, `quarry```."""
+    return ", ".join(f"`{w}`" for w in words)
+
+
+USAGE: dict[str, Phrase | str] = {
+    "castle": PHRASE.t("`castle HEX` (e.g. `castle I9`)"),
+    "gold": "`gold`",
+    "found": PHRASE.t(
+        "`found HEX from HEX2`, HEX2 a hex of the city that gives the citizen (e.g. `found I9 from L11`)"
+    ),
+    "build": PHRASE.t("`build B HEX` with B one of {choices} (e.g. `build farm I9`)", choices=_ticked(SMALL)),
+    **{c: PHRASE.t("`{verb} HEX` (e.g. `{verb} I9`)", verb=c) for c in BUILDING_CARDS},
+    "master": PHRASE.t(
+        "`master B HEX` with B one of {choices} (e.g. `master palace I9`)", choices=_ticked(BUILDINGS)
+    ),
+    "golden": PHRASE.t("`golden N HEX` with N 1, 2 or 3 (e.g. `golden 2 I9`)"),
+    "bread": PHRASE.t(
+        "`bread N HEX [S]` with N 1, 2 or 3, S `culture`/`education`/`health` on a hospital "
+        "(e.g. `bread 1 I9`)"
+    ),
+    "harvest": PHRASE.t("`harvest HEX` (e.g. `harvest I9`)"),
+    "poll": PHRASE.t("`poll A B` with two of the face-down cards 1, 2, 3, or `poll all` (e.g. `poll 1 3`)"),
+    "pass": "`pass`",
+    "first": PHRASE.t(
+        "`first HEX` with HEX a hex of your city that checks its neighbours first (e.g. `first I9`)"
+    ),
+    "prefer": PHRASE.t("`prefer HEX S` with S `culture`, `education` or `health` (e.g. `prefer I9 culture`)"),
+    "demolish": PHRASE.t("`demolish HEX HEX ...` (e.g. `demolish H10 I10`)"),
+    "starve": PHRASE.t("`starve HEX HEX ...` (e.g. `starve I9 I9`)"),
 }
+"""How each move is written, told in a refusal (the notation stays as it is in every language;
+a move with nothing to explain is the notation alone)."""
 
 
 def _hex_key(label: str) -> int:
@@ -126,18 +144,23 @@ class Action(NamedTuple):
         """Parse notation text (case-insensitive, extra spaces ignored); MalformedMove if not a move."""
         words = text.strip().lower().split()
         if not words:
-            raise MalformedMove("Empty move. Type a move such as 'gold' or 'build farm I9'.")
+            raise MalformedMove(N_("Empty move. Type a move such as `gold` or `build farm I9`."))
         verb, args = words[0], words[1:]
         if verb not in _VERB_RANK:
-            raise MalformedMove(f"Unknown move '{words[0]}'. Moves start with one of: {', '.join(VERBS)}.")
+            raise MalformedMove(
+                N_("Unknown move `{word}`. Moves start with one of: {verbs}."),
+                word=words[0],
+                verbs=_ticked(VERBS),
+            )
         try:
             return _PARSERS[verb](verb, args)
         except MalformedMove:
             raise
         except (ValueError, IndexError, KeyError):
             raise MalformedMove(
-                f"'{text.strip()}' is not a valid {verb} move. Write it as {USAGE[verb]}."
-            ) from None
+                N_("`{move}` is not a valid `{verb}` move. Write it as {usage}."),
+                move=text.strip(), verb=verb, usage=USAGE[verb],
+            ) from None  # fmt: skip
 
 
 def _hex(word: str, verb: str) -> str:
@@ -145,9 +168,12 @@ def _hex(word: str, verb: str) -> str:
         return BOARD.normalize(word)
     except KeyError:
         raise MalformedMove(
-            f"'{word.upper()}' is not a hex of the board. Hexes are labelled like I9 "
-            f"(column letter A–Q, row 1–17) as printed on the board; {verb}: {USAGE[verb]}."
-        ) from None
+            N_(
+                "`{word}` is not a hex of the board. Hexes are labelled like I9 (column letter A–Q, "
+                "row 1–17) as printed on the board; `{verb}`: {usage}."
+            ),
+            word=word.upper(), verb=verb, usage=USAGE[verb],
+        ) from None  # fmt: skip
 
 
 def _arity(verb: str, args: list[str], *counts: int) -> None:
@@ -179,17 +205,20 @@ def _p_building(verb: str, args: list[str]) -> Action:
     _arity(verb, args, 2)
     allowed = SMALL if verb == "build" else BUILDINGS
     if args[0] not in allowed:
-        extra = " (the medium and large ones need a politics card)" if verb == "build" else ""
-        raise MalformedMove(
-            f"'{args[0]}' cannot be built with {verb}{extra}. Choose one of {', '.join(allowed)}: "
-            f"{USAGE[verb]}."
-        )
+        if verb == "build":
+            message = N_(
+                "`{word}` cannot be built with `{verb}` (the medium and large ones need a politics card). "
+                "Choose one of {choices}: {usage}."
+            )
+        else:
+            message = N_("`{word}` cannot be built with `{verb}`. Choose one of {choices}: {usage}.")
+        raise MalformedMove(message, word=args[0], verb=verb, choices=_ticked(allowed), usage=USAGE[verb])
     return Action(verb, hex=_hex(args[1], verb), building=args[0])
 
 
 def _count(word: str, verb: str) -> int:
     if word not in ("1", "2", "3"):
-        raise MalformedMove(f"'{word}' is not 1, 2 or 3: {USAGE[verb]}.")
+        raise MalformedMove(N_("`{word}` is not 1, 2 or 3: {usage}."), word=word, usage=USAGE[verb])
     return int(word)
 
 
@@ -200,7 +229,11 @@ def _p_golden(verb: str, args: list[str]) -> Action:
 
 def _service(word: str, verb: str) -> str:
     if word not in SERVICES:
-        raise MalformedMove(f"'{word}' is not a service (culture, education, health): {USAGE[verb]}.")
+        raise MalformedMove(
+            N_("`{word}` is not a service (`culture`, `education`, `health`): {usage}."),
+            word=word,
+            usage=USAGE[verb],
+        )
     return word
 
 
@@ -216,7 +249,7 @@ def _p_poll(verb: str, args: list[str]) -> Action:
     _arity(verb, args, 2)
     cards = tuple(sorted(int(a) for a in args))
     if len(set(cards)) != 2 or not all(c in (1, 2, 3) for c in cards):
-        raise MalformedMove(f"Poll two different face-down cards: {USAGE[verb]}.")
+        raise MalformedMove(N_("Poll two different face-down cards: {usage}."), usage=USAGE[verb])
     return Action(verb, cards=cards)
 
 
@@ -230,7 +263,7 @@ def _p_hex_list(verb: str, args: list[str]) -> Action:
         raise ValueError(verb)
     hexes = tuple(sorted((_hex(a, verb) for a in args), key=_hex_key))
     if verb == "demolish" and len(set(hexes)) != len(hexes):
-        raise MalformedMove(f"Name each building to demolish once: {USAGE[verb]}.")
+        raise MalformedMove(N_("Name each building to demolish once: {usage}."), usage=USAGE[verb])
     return Action(verb, hexes=hexes)
 
 

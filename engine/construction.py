@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .cities import area_map, castle_citizens, hex_food
 from .components import START_CITIZENS, city_name
 from .events import Events
 from .placement import Table, building_problem, site_city
 from .state import Building, City, GameState
+from .words import N_, Phrase
 
 
 def add_building(state: GameState, city: City, kind: str, label: str) -> None:
@@ -39,7 +42,8 @@ def place_starting_castle(state: GameState, seat: int, label: str, ev: Events) -
     food = hex_food(area_map(state), label)
     ev.add(
         "castle",
-        f"{state.players[seat].name} founds {city.name} at {label} (food {food}).",
+        N_("{name} founds {city} at {hex} (food {food})."),
+        {"name": state.players[seat].name, "city": city.name, "hex": label, "food": food},
         seat=seat,
         hexes=[label],
     )
@@ -74,8 +78,18 @@ def found_city(state: GameState, seat: int, label: str, source: City, ev: Events
     food = hex_food(area_map(state), label)
     ev.add(
         "found",
-        f"{state.players[seat].name} founds {city.name} at {label} with a citizen from "
-        f"{source.name} and {extra} from the supply (food {food}).",
+        N_(
+            "{name} founds {city} at {hex} with a citizen from {source} and {extra} from the supply "
+            "(food {food})."
+        ),
+        {
+            "name": state.players[seat].name,
+            "city": city.name,
+            "hex": label,
+            "source": source.name,
+            "extra": extra,
+            "food": food,
+        },
         seat=seat,
         hexes=[label, source.castle],
         data={"source": source.castle},
@@ -83,7 +97,7 @@ def found_city(state: GameState, seat: int, label: str, source: City, ev: Events
     return city
 
 
-def build_problem(t: Table, seat: int, kind: str, label: str) -> str | None:
+def build_problem(t: Table, seat: int, kind: str, label: str) -> Phrase | None:
     """Every rule of §5.1 for ``kind`` on ``label`` by ``seat``."""
     city, problem = site_city(t, seat, label)
     if city is None:
@@ -91,12 +105,15 @@ def build_problem(t: Table, seat: int, kind: str, label: str) -> str | None:
     return building_problem(t, city, kind, label)
 
 
-def remove_city(state: GameState, city: City, ev: Events, why: str) -> None:
-    """A city that lost its last citizen: the castle returns to its owner, the buildings go."""
+def remove_city(state: GameState, city: City, ev: Events, message: str, **values: Any) -> None:
+    """A city that lost its last citizen: the castle returns to its owner, the buildings go.
+
+    ``message`` says so and why, with ``{name}`` (the owner) and ``{city}``, and ``values``."""
     state.cities.remove(city)
     ev.add(
         "city_lost",
-        f"{state.players[city.owner].name}'s {city.name} has no citizen left and is lost ({why}).",
+        message,
+        {"name": state.players[city.owner].name, "city": city.name, **values},
         seat=city.owner,
         hexes=[city.castle, *(b.hex for b in city.buildings)],
     )

@@ -16,12 +16,13 @@ from .board import BOARD
 from .cities import city_at, hex_food, room
 from .construction import found_source, place_starting_castle
 from .demolition import demolish, demolish_problem, excess_buildings, iter_demolish_options, least_harmful
-from .events import Events
+from .events import Event, Events
 from .feeding import least_harmful_starve, starve, starve_options, starve_problem
-from .placement import Table, castle_problem, castle_sites
+from .placement import PHRASE_AND, Table, castle_problem, castle_sites
 from .relocation import relocate_city, winners_against
 from .state import City, Decision, GameState
-from .turn import TURN_VERBS, apply_turn, legal_turn_moves, turn_problem
+from .turn import PHRASE_OR, TURN_VERBS, apply_turn, legal_turn_moves, turn_problem
+from .words import ENGLISH, N_, PHRASE, Phrase, Words, chain, told
 
 VERB_KIND: dict[str, str] = {
     "castle": "castle",
@@ -32,41 +33,41 @@ VERB_KIND: dict[str, str] = {
     **{v: "turn" for v in TURN_VERBS},
 }
 
-WHAT: dict[str, str] = {
-    "castle": "place a starting castle",
-    "turn": "play a turn",
-    "first": "choose which city takes first in relocation",
-    "prefer": "choose the service for a city",
-    "demolish": "choose buildings to demolish",
-    "starve": "choose which cities lose citizens to hunger",
+ASKED: dict[str, str] = {
+    "castle": N_("place a starting castle (`castle HEX`)"),
+    "turn": N_("play a turn (`gold`, `found HEX from HEX2`, `build B HEX`, a politics card, or `pass`)"),
+    "first": N_("choose which city takes first in relocation (`first HEX`)"),
+    "prefer": N_("choose the service for a city (`prefer HEX S`)"),
+    "demolish": N_("choose buildings to demolish (`demolish HEX …`)"),
+    "starve": N_("choose which cities lose citizens to hunger (`starve HEX …`)"),
 }
-"""What each kind of decision asks, in words (`ASKED` adds the notation)."""
-HOW: dict[str, str] = {
-    "castle": "castle HEX",
-    "turn": "gold, found HEX from HEX2, build B HEX, a politics card, or pass",
-    "first": "first HEX",
-    "prefer": "prefer HEX S",
-    "demolish": "demolish HEX …",
-    "starve": "starve HEX …",
-}
-ASKED: dict[str, str] = {k: f"{WHAT[k]} ({HOW[k]})" for k in WHAT}
-
+"""What each kind of decision asks, in words and in the notation."""
 
 FOR_CITIES: dict[str, str] = {
-    "first": "choose which city takes first in relocation: {}",
-    "prefer": "choose the service for {}",
-    "demolish": "choose buildings of {} to demolish",
+    "first": N_("choose which city takes first in relocation: {cities} (`first HEX`)"),
+    "prefer": N_("choose the service for {cities} (`prefer HEX S`)"),
+    "demolish": N_("choose buildings of {cities} to demolish (`demolish HEX …`)"),
 }
 """The same, naming the cities a decision is about."""
 
+AUTO_TURN: dict[str, str] = {
+    N_("{name} takes 2 gold (now {gold})."): N_("{name} takes 2 gold (now {gold}) (the only possible move)."),
+    N_("{name} passes and draws a politics card face down."): N_(
+        "{name} passes and draws a politics card face down (the only possible move)."
+    ),
+    N_("{name} passes (no politics card is left to draw)."): N_(
+        "{name} passes (no politics card is left to draw) (the only possible move)."
+    ),
+    N_("The politics discard is shuffled into a new draw pile."): N_(
+        "The politics discard is shuffled into a new draw pile (the only possible move)."
+    ),
+}
+"""The first event of a turn the engine played because no other move was possible, saying so.
+Only taking gold or passing can be the only move (either is possible whenever a turn is)."""
 
-def asked_of(state: GameState, seat: int) -> list[str]:
-    """What ``seat`` is asked now: one phrase per kind of decision, each city named once.
 
-    >>> from engine import Game
-    >>> asked_of(Game.new(["Ann", "Bob"], seed=7).state, 1)
-    ['play a turn (gold, found HEX from HEX2, build B HEX, a politics card, or pass)']
-    """
+def asked(state: GameState, seat: int) -> list[Phrase]:
+    """What ``seat`` is asked now: one phrase per kind of decision, each city named once."""
     by_kind: dict[str, list[str]] = {}
     for d in state.pending:
         if d.seat == seat:
@@ -75,13 +76,26 @@ def asked_of(state: GameState, seat: int) -> list[str]:
     for kind, hexes in by_kind.items():
         cities = [c for c in (city_at(state, h) for h in dict.fromkeys(hexes)) if c is not None]
         if kind not in FOR_CITIES or not cities:
-            out.append(ASKED[kind])
+            out.append(PHRASE.t(ASKED[kind]))
             continue
         names = [f"{c.name} ({c.castle})" for c in cities]
         last = names.pop()
-        joined = f"{', '.join(names)} {'or' if kind == 'first' else 'and'} {last}" if names else last
-        out.append(f"{FOR_CITIES[kind].format(joined)} ({HOW[kind]})")
+        joint = PHRASE_OR if kind == "first" else PHRASE_AND
+        out.append(
+            PHRASE.t(FOR_CITIES[kind], cities=PHRASE.t(joint, first=names, second=last) if names else last)
+        )
     return out
+
+
+def asked_of(state: GameState, seat: int, words: Words = ENGLISH) -> list[str]:
+    """What ``seat`` is asked now, in ``words``' language: one phrase per kind of decision, each
+    city named once.
+
+    >>> from engine import Game
+    >>> asked_of(Game.new(["Ann", "Bob"], seed=7).state, 1)
+    ['play a turn (`gold`, `found HEX from HEX2`, `build B HEX`, a politics card, or `pass`)']
+    """
+    return [told(words, p["message"], p["values"]) for p in asked(state, seat)]
 
 
 def decision_city(state: GameState, d: Decision, label: str | None = None) -> City:
@@ -142,7 +156,7 @@ def options(t: Table, d: Decision) -> list[Action]:
     return list(iter_options(t, d))
 
 
-def problem(t: Table, d: Decision, a: Action) -> str | None:
+def problem(t: Table, d: Decision, a: Action) -> Phrase | None:
     """Why ``a`` does not answer ``d``, or ``None`` when it is allowed."""
     state = t.state
     if d.kind == "turn":
@@ -154,20 +168,31 @@ def problem(t: Table, d: Decision, a: Action) -> str | None:
         return _first_problem(state, d, a)
     if d.kind == "prefer":
         if a.service not in d.services:
-            return f"The voice this year is {' and '.join(d.services)}; choose one of those."
+            return PHRASE.t(
+                "The voice this year is {service} and {service2}; choose one of those.",
+                service=d.services[0], service2=d.services[-1],
+            )  # fmt: skip
         return None
     if d.kind == "demolish":
         return demolish_problem(decision_city(state, d), a.hexes)
     return starve_problem(state, d.seat, d.count, a.hexes)
 
 
-def _first_problem(state: GameState, d: Decision, a: Action) -> str | None:
+def _first_problem(state: GameState, d: Decision, a: Action) -> Phrase | None:
     city = city_at(state, a.hex or "")
     if city is not None and city.owner == d.seat and city.castle in d.cities:
         return None
-    choices = " or ".join(f"{decision_city(state, d, h).name} ({h})" for h in d.cities)
-    what = "no building" if city is None else f"{city.name}, which does not compete for a last citizen"
-    return f"At {a.hex} stands {what}; choose which of your cities takes first: {choices}."
+    choices = chain(PHRASE_OR, [f"{decision_city(state, d, h).name} ({h})" for h in d.cities])
+    if city is None:
+        return PHRASE.t(
+            "At {hex} stands no building; choose which of your cities takes first: {choices}.",
+            hex=a.hex, choices=choices,
+        )  # fmt: skip
+    return PHRASE.t(
+        "At {hex} stands {city}, which does not compete for a last citizen; choose which of your cities "
+        "takes first: {choices}.",
+        hex=a.hex, city=city.name, choices=choices,
+    )  # fmt: skip
 
 
 def resolve(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bool = False) -> None:
@@ -187,8 +212,7 @@ def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bo
         first = len(ev)
         apply_turn(state, d.seat, a, ev)
         if auto:
-            text = ev[first].text.removesuffix(".")
-            ev[first].text = f"{text} (the only possible move)."
+            _say_only_move(ev[first])
         state.turn_index += 1
     elif d.kind == "castle":
         assert a.hex is not None
@@ -200,7 +224,8 @@ def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bo
         city = decision_city(state, d, a.hex)
         ev.add(
             "first",
-            f"{state.players[d.seat].name}'s {city.name} takes first.",
+            N_("{name}'s {city} takes first."),
+            {"name": state.players[d.seat].name, "city": city.name},
             seat=d.seat,
             hexes=[city.castle],
         )
@@ -211,7 +236,8 @@ def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bo
         state.preferred[city.id] = a.service  # type: ignore[assignment]
         ev.add(
             "prefer",
-            f"{state.players[d.seat].name}'s {city.name} compares {a.service}.",
+            N_("{name}'s {city} compares {service}."),
+            {"name": state.players[d.seat].name, "city": city.name, "service": a.service},
             seat=d.seat,
             hexes=[city.castle],
         )
@@ -226,6 +252,17 @@ def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bo
                     Decision(seat=d.seat, kind="demolish", city=city.castle, count=excess_buildings(city)),
                     ev,
                 )
+
+
+def _say_only_move(e: Event) -> None:
+    """The first event of a turn says that it was the only possible move."""
+    message = AUTO_TURN.get(e.message)
+    if message is not None:
+        e.message = message
+        e.text = told(ENGLISH, message, e.values)
+    else:  # not expected (see AUTO_TURN): the English text says so
+        e.text = f"{e.text.removesuffix('.')} (the only possible move)."
+        e.message, e.values = "", {}
 
 
 def default(t: Table, d: Decision) -> Action:

@@ -14,6 +14,7 @@ from .cities import area_map, hex_food
 from .components import ARCHES
 from .events import Events
 from .state import City, GameState
+from .words import N_, PHRASE, Phrase
 
 
 def excess_buildings(city: City) -> int:
@@ -60,24 +61,31 @@ def demolish_options(city: City) -> list[tuple[str, ...]]:
     return sorted(iter_demolish_options(city), key=lambda hs: [BOARD.sort_key(h) for h in hs])
 
 
-def demolish_problem(city: City, hexes: tuple[str, ...]) -> str | None:
+def demolish_problem(city: City, hexes: tuple[str, ...]) -> Phrase | None:
     k = excess_buildings(city)
     mine = {b.hex for b in city.buildings}
     if city.castle in hexes:
-        return f"The castle of {city.name} stays while the city has a citizen; demolish other buildings."
-    stray = [h for h in hexes if h not in mine]
-    if stray:
-        return f"{', '.join(stray)} {'is' if len(stray) == 1 else 'are'} not a building of {city.name}."
-    if len(hexes) != k:
-        return (
-            f"{city.name} has {city.population} citizen{'s' if city.population != 1 else ''} "
-            f"for {len(city.buildings)} buildings besides the castle: demolish exactly {k}, "
-            f"not {len(hexes)}."
+        return PHRASE.t(
+            "The castle of {city} stays while the city has a citizen; demolish other buildings.",
+            city=city.name,
         )
+    stray = [h for h in hexes if h not in mine]
+    if len(stray) == 1:
+        return PHRASE.t("{hex} is not a building of {city}.", hex=stray[0], city=city.name)
+    if stray:
+        return PHRASE.t("{hexes} are not a building of {city}.", hexes=stray, city=city.name)
+    if len(hexes) != k:
+        return PHRASE.t(
+            "{city} has {citizens} for {built} buildings besides the castle: demolish exactly {count}, "
+            "not {given}.",
+            city=city.name, citizens=PHRASE.n("{count} citizen", "{count} citizens", city.population),
+            built=len(city.buildings), count=k, given=len(hexes),
+        )  # fmt: skip
     if hexes not in demolish_options(city):
-        return (
-            f"Keeping the other buildings would cut {city.name} apart: the kept buildings must "
-            "stay connected to the castle (demolish from the edges inward)."
+        return PHRASE.t(
+            "Keeping the other buildings would cut {city} apart: the kept buildings must stay connected to "
+            "the castle (demolish from the edges inward).",
+            city=city.name,
         )
     return None
 
@@ -108,11 +116,15 @@ def demolish(state: GameState, city: City, hexes: tuple[str, ...], ev: Events, *
     for h in hexes:
         b = next(b for b in city.buildings if b.hex == h)
         city.buildings.remove(b)
-        kinds.append(f"{b.kind} {h}")
-    how = " (the only possible choice)" if auto else ""
+        kinds.append(PHRASE.t("{building} {hex}", building=b.kind, hex=h))
+    if auto:
+        message = N_("{name}'s {city} demolishes {buildings} (the only possible choice).")
+    else:
+        message = N_("{name}'s {city} demolishes {buildings}.")
     ev.add(
         "demolish",
-        f"{state.players[city.owner].name}'s {city.name} demolishes {', '.join(kinds)}{how}.",
+        message,
+        {"name": state.players[city.owner].name, "city": city.name, "buildings": kinds},
         seat=city.owner,
         hexes=list(hexes),
     )

@@ -12,6 +12,7 @@ from .components import YEARS
 from .construction import remove_city
 from .events import Events
 from .state import City, GameState
+from .words import N_, PHRASE, Phrase
 
 HUNGER_VP = 5
 
@@ -30,19 +31,25 @@ def starve_options(state: GameState, seat: int, count: int) -> Iterator[tuple[st
             yield tuple(sorted((cities[i].castle for i in combo), key=BOARD.sort_key))
 
 
-def starve_problem(state: GameState, seat: int, count: int, hexes: tuple[str, ...]) -> str | None:
+def starve_problem(state: GameState, seat: int, count: int, hexes: tuple[str, ...]) -> Phrase | None:
     if len(hexes) != count:
-        return f"You must send away exactly {count} citizen{'s' if count != 1 else ''}, not {len(hexes)}."
+        return PHRASE.t(
+            "You must send away exactly {citizens}, not {given}.",
+            citizens=PHRASE.n("{count} citizen", "{count} citizens", count), given=len(hexes),
+        )  # fmt: skip
     taken: Counter[int] = Counter()
     for h in hexes:
         city = city_at(state, h)
         if city is None or city.owner != seat:
-            return f"{h} is not a building of one of your cities."
+            return PHRASE.t("{hex} is not a building of one of your cities.", hex=h)
         taken[city.id] += 1
     for cid, n in taken.items():
         city = state.city_by_id(cid)
         if n > city.population:
-            return f"{city.name} has only {city.population} citizens; it cannot lose {n}."
+            return PHRASE.t(
+                "{city} has only {population} citizens; it cannot lose {count}.",
+                city=city.name, population=city.population, count=n,
+            )  # fmt: skip
     return None
 
 
@@ -59,16 +66,17 @@ def starve(state: GameState, seat: int, hexes: tuple[str, ...], ev: Events) -> N
         city = state.city_by_id(cid)
         city.population -= n
         state.supply_citizens += n
-        parts.append(f"{n} from {city.name}")
+        parts.append(PHRASE.t("{count} from {city}", count=n, city=city.name))
         if city.population == 0:
-            remove_city(state, city, ev, "its people starved")
-    penalty = "loses 5 victory points" if state.year >= YEARS else "loses their first turn next year"
-    ev.add(
-        "starve",
-        f"{p.name} cannot feed {len(hexes)} citizen{'s' if len(hexes) != 1 else ''} "
-        f"({', '.join(parts)}) and {penalty}.",
-        seat=seat,
-    )
+            remove_city(
+                state, city, ev, N_("{name}'s {city} has no citizen left and is lost (its people starved).")
+            )
+    if state.year >= YEARS:
+        message = N_("{name} cannot feed {citizens} ({parts}) and loses 5 victory points.")
+    else:
+        message = N_("{name} cannot feed {citizens} ({parts}) and loses their first turn next year.")
+    citizens = PHRASE.n("{count} citizen", "{count} citizens", len(hexes))
+    ev.add("starve", message, {"name": p.name, "citizens": citizens, "parts": parts}, seat=seat)
     if state.year >= YEARS:
         p.hunger_vp += HUNGER_VP
     else:

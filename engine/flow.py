@@ -12,6 +12,7 @@ from .politics_row import end_of_year as discard_politics
 from .relocation import cities_needing_preference, first_choices, relocate, tally
 from .scoring import final_scores
 from .state import Decision, GameState, no_peek
+from .words import N_
 
 VOICE_CARDS = 4
 
@@ -47,7 +48,8 @@ def start_year(state: GameState, year: int, ev: Events) -> None:
         state.start_player = (state.start_player + 1) % state.n_players
     ev.add(
         "year",
-        f"Year {year} begins; {names[state.start_player]} is start player.",
+        N_("Year {year} begins; {name} is start player."),
+        {"year": year, "name": names[state.start_player]},
         data={"year": year, "start_player": state.start_player},
     )
     state.voice = state.voice_pile[:VOICE_CARDS]
@@ -56,7 +58,8 @@ def start_year(state: GameState, year: int, ev: Events) -> None:
     state.voice_result = []
     ev.add(
         "voice",
-        f"Voice of the people: {state.voice[0]} face up, three cards face down.",
+        N_("Voice of the people: {service} face up, three cards face down."),
+        {"service": state.voice[0]},
         reveals=True,
         data={"face_up": state.voice[0]},
     )
@@ -67,7 +70,8 @@ def start_year(state: GameState, year: int, ev: Events) -> None:
             state.players[seat].gold += gold
             ev.add(
                 "income",
-                f"{names[seat]} earns {gold} gold from quarries.",
+                N_("{name} earns {gold} gold from quarries."),
+                {"name": names[seat], "gold": gold},
                 seat=seat,
                 data={"gold": gold},
             )
@@ -79,7 +83,9 @@ def start_year(state: GameState, year: int, ev: Events) -> None:
                 state.supply_citizens -= 1
                 grown.append(city.name)
     if grown:
-        ev.add("growth", f"Growth: {', '.join(grown)} gain a citizen.", data={"cities": grown})
+        ev.add(
+            "growth", N_("Growth: {cities} gain a citizen."), {"cities": list(grown)}, data={"cities": grown}
+        )
     state.phase = "politics"
     state.round = 1
     state.turn_index = 0
@@ -104,7 +110,8 @@ def _politics_step(state: GameState, ev: Events) -> None:
         state.turn_index += 1
         ev.add(
             "hunger",
-            f"{player.name} loses this turn to last year's hunger (an action card is turned face down).",
+            N_("{name} loses this turn to last year's hunger (an action card is turned face down)."),
+            {"name": player.name},
             seat=seat,
             data={"auto": True},
         )
@@ -173,7 +180,7 @@ def _end_year(state: GameState, ev: Events) -> None:
         for b in city.buildings:
             b.notables = {}
             b.harvest = False
-    ev.add("end_year", f"Year {state.year} ends.", data={"year": state.year})
+    ev.add("end_year", N_("Year {year} ends."), {"year": state.year}, data={"year": state.year})
     if state.year >= YEARS:
         final_scores(state, ev)
     else:

@@ -16,16 +16,19 @@ from pydantic import BaseModel
 
 from .actions import Action
 from .construction import place_starting_castle
-from .decisions import ASKED, VERB_KIND, answers, asked_of, canonical, default, options, problem, resolve
+from .decisions import ASKED, VERB_KIND, answers, asked, canonical, default, options, problem, resolve
 from .errors import IllegalMove
 from .events import Event, Events
 from .flow import advance
-from .placement import Table
+from .placement import PHRASE_AND, Table
 from .setup import beginner_castles, new_state
 from .state import Decision, GameState, SetupKind
 from .views import View, project
+from .words import ENGLISH, N_, PHRASE, Phrase, Words, chain, told
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
+PHRASE_THEN = N_("{first}; {second}")
+"""Two parts of a list of clauses (who must act, and for what)."""
 
 
 class Record(BaseModel):
@@ -157,13 +160,21 @@ class Game:
         """What ``seat`` may see (``None``: a spectator)."""
         return project(self.state, seat)
 
-    def waiting_for(self) -> str:
-        """Who must act and for what, in a sentence."""
+    def waiting_for(self, words: Words = ENGLISH) -> str:
+        """Who must act and for what, in a sentence (in ``words``' language)."""
+        said = self._waiting()
+        return told(words, said["message"], said["values"])
+
+    def _waiting(self) -> Phrase:
         if self.is_over:
-            return "The game is over."
+            return PHRASE.t("The game is over.")
         seats = dict.fromkeys(d.seat for d in self.state.pending)
-        parts = [f"{self.state.players[s].name} to {' and '.join(asked_of(self.state, s))}" for s in seats]
-        return "Waiting for " + "; ".join(parts) + "."
+        parts = [
+            PHRASE.t("{name} to {asked}", name=self.state.players[s].name,
+                     asked=chain(PHRASE_AND, asked(self.state, s)))
+            for s in seats
+        ]  # fmt: skip
+        return PHRASE.t("Waiting for {seats}.", seats=chain(PHRASE_THEN, parts))
 
     # --- playing ------------------------------------------------------------------------
 
@@ -175,25 +186,30 @@ class Game:
         ``found HEX`` alone is completed with the castle `found_source` picks.
         """
         if not 0 <= seat < self.state.n_players:
-            raise IllegalMove(f"There is no seat {seat} in this game.")
+            raise IllegalMove(N_("There is no seat {seat} in this game."), seat=seat)
         action = canonical(self.state, seat, Action.parse(move) if isinstance(move, str) else move)
         if self.is_over:
-            raise IllegalMove("The game is over; no more moves can be made.")
+            raise IllegalMove(N_("The game is over; no more moves can be made."))
         mine = self.pending_decisions(seat)
         if not mine:
-            raise IllegalMove(f"It is not your turn. {self.waiting_for()}")
+            raise IllegalMove(N_("It is not your turn. {waiting}"), waiting=self._waiting())
         kind = VERB_KIND[action.verb]
         fitting = [d for d in mine if d.kind == kind]
         if not fitting:
-            asked = "; ".join(dict.fromkeys(ASKED[d.kind] for d in mine))
-            raise IllegalMove(f"'{action}' is not what is asked of you now: {asked}.")
+            wanted = [PHRASE.t(m) for m in dict.fromkeys(ASKED[d.kind] for d in mine)]
+            raise IllegalMove(
+                N_("`{move}` is not what is asked of you now: {asked}."),
+                move=str(action), asked=chain(PHRASE_THEN, wanted),
+            )  # fmt: skip
         decision = next((d for d in fitting if answers(self.state, d, action)), None)
         if decision is None:
-            cities = ", ".join(d.city or "" for d in fitting)
-            raise IllegalMove(f"'{action}' names no city you are asked about; you are asked about: {cities}.")
+            raise IllegalMove(
+                N_("`{move}` names no city you are asked about; you are asked about: {hexes}."),
+                move=str(action), hexes=[d.city or "" for d in fitting],
+            )  # fmt: skip
         why = problem(self._lookups(), decision, action)
         if why:
-            raise IllegalMove(why)
+            raise IllegalMove(why["message"], **why["values"])
         return action, decision
 
     def play(self, seat: int, move: str | Action) -> list[Event]:

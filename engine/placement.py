@@ -1,7 +1,8 @@
 """Where things may stand: building sites, the founding distance, token stacks (rules §5.1, §5.3).
 
 Every check returns ``None`` when the placement is allowed, or the message a player reads
-when it is not. Both `legal_moves` and `play` use these same checks.
+when it is not (a `Phrase`, told in the reader's language). Both `legal_moves` and `play` use
+these same checks.
 """
 
 from __future__ import annotations
@@ -18,9 +19,30 @@ from .cities import (
 )
 from .components import NEEDS_LAKE, STACK_SIZE, TOKEN_STACK
 from .state import Area, City, GameState
+from .words import N_, PHRASE, Phrase, chain
 
 FOUND_MIN_STEPS = 4
 """A new castle is at least 4 steps (3 empty hexes) from every building of every other city."""
+PHRASE_AND = N_("{first} and {second}")
+CASTLE_TOO_CLOSE = {
+    (False, False): N_(
+        "{hex} is next to {city}; a castle needs at least 3 empty hexes along the paths to every other city."
+    ),
+    (False, True): N_(
+        "{hex} is next to {city} (its {building} at {at}); a castle needs at least 3 empty hexes along the "
+        "paths to every other city."
+    ),
+    (True, False): N_(
+        "{hex} is only {gap} away from {city}; a castle needs at least 3 empty hexes along the paths to "
+        "every other city."
+    ),
+    (True, True): N_(
+        "{hex} is only {gap} away from {city} (its {building} at {at}); a castle needs at least 3 empty "
+        "hexes along the paths to every other city."
+    ),
+}
+"""Why a castle may not stand so close (`castle_problem`): by whether there is an empty hex
+between, and whether the nearest building is not the castle."""
 
 
 @dataclass
@@ -46,31 +68,38 @@ class Table:
     def owner_name(self, city: City) -> str:
         return self.state.players[city.owner].name
 
-    def describe_city(self, city: City, seat: int) -> str:
-        whose = "your" if city.owner == seat else f"{self.owner_name(city)}'s"
-        return f"{whose} city {city.name} ({city.castle})"
+    def describe_city(self, city: City, seat: int) -> Phrase:
+        """``your city Siena (I9)``, ``Bob's city Siena (I9)``."""
+        if city.owner == seat:
+            return PHRASE.t("your city {city} ({hex})", city=city.name, hex=city.castle)
+        return PHRASE.t(
+            "{name}'s city {city} ({hex})", name=self.owner_name(city), city=city.name, hex=city.castle
+        )
 
     def tokens_left(self, kind: str) -> int:
         stack = TOKEN_STACK[kind]
         return STACK_SIZE[stack] - self.stacks_used[stack]
 
 
-def empty_playable_problem(t: Table, label: str) -> str | None:
+def empty_playable_problem(t: Table, label: str) -> Phrase | None:
     i = BOARD.index[label]
     if i not in t.playable:
-        n = t.state.n_players
-        return (
-            f"{label} is outside the playable area for {n} players (zone {BOARD.zone_idx[i]}); "
-            "the muted hexes of the board cannot be used."
-        )
+        return PHRASE.t(
+            "{hex} is outside the playable area for {players} players (zone {zone}); "
+            "the muted hexes of the board cannot be used.",
+            hex=label, players=t.state.n_players, zone=BOARD.zone_idx[i],
+        )  # fmt: skip
     if i in t.occ:
         city = t.occ[i]
         what = "castle" if city.castle == label else next(b.kind for b in city.buildings if b.hex == label)
-        return f"{label} is taken by the {what} of {t.owner_name(city)}'s city {city.name}."
+        return PHRASE.t(
+            "{hex} is taken by the {building} of {name}'s city {city}.",
+            hex=label, building=what, name=t.owner_name(city), city=city.name,
+        )  # fmt: skip
     return None
 
 
-def site_city(t: Table, seat: int, label: str) -> tuple[City | None, str | None]:
+def site_city(t: Table, seat: int, label: str) -> tuple[City | None, Phrase | None]:
     """The city of ``seat`` a building on ``label`` would join, or the reason there is none."""
     problem = empty_playable_problem(t, label)
     if problem:
@@ -83,17 +112,19 @@ def site_city(t: Table, seat: int, label: str) -> tuple[City | None, str | None]
     own = [c for c in touching if c.owner == seat]
     if not own:
         if touching:
-            return None, (
-                f"{label} is next to {t.describe_city(touching[0], seat)}, not to one of yours; "
-                "build next to a building of one of your cities."
-            )
-        return (
-            None,
-            f"{label} is not next to any of your buildings; build next to one of your cities.",
+            return None, PHRASE.t(
+                "{hex} is next to {city}, not to one of yours; build next to a building of one of "
+                "your cities.",
+                hex=label, city=t.describe_city(touching[0], seat),
+            )  # fmt: skip
+        return None, PHRASE.t(
+            "{hex} is not next to any of your buildings; build next to one of your cities.", hex=label
         )
     if len(touching) > 1:
-        names = " and ".join(t.describe_city(c, seat) for c in touching)
-        return None, (f"{label} touches {names}; an empty hex must always separate two cities.")
+        names = chain(PHRASE_AND, [t.describe_city(c, seat) for c in touching])
+        return None, PHRASE.t(
+            "{hex} touches {cities}; an empty hex must always separate two cities.", hex=label, cities=names
+        )
     return own[0], None
 
 
@@ -106,34 +137,47 @@ def city_at_neighbour(state: GameState, seat: int, label: str) -> City:
     raise LookupError(label)
 
 
-def building_problem(t: Table, city: City, kind: str, label: str) -> str | None:
+def building_problem(t: Table, city: City, kind: str, label: str) -> Phrase | None:
     """Everything but the site itself: tokens, water, the market rule, the spare citizen."""
     return city_building_problem(t, city, kind) or terrain_problem(t, kind, label)
 
 
-def city_building_problem(t: Table, city: City, kind: str) -> str | None:
+def city_building_problem(t: Table, city: City, kind: str) -> Phrase | None:
     """What the city and the supply must allow: a token, the market rule, a spare citizen."""
     if t.tokens_left(kind) <= 0:
-        return f"No {kind} token is left in the supply ({TOKEN_STACK[kind]} tokens are all on the board)."
+        kinds = TOKEN_STACK[kind].split("/")
+        if len(kinds) == 1:
+            return PHRASE.t(
+                "No {building} token is left in the supply ({building} tokens are all on the board).",
+                building=kind,
+            )
+        return PHRASE.t(
+            "No {building} token is left in the supply ({building1}/{building2} tokens are all on the "
+            "board).",
+            building=kind, building1=kinds[0], building2=kinds[1],
+        )  # fmt: skip
     if kind == "market":
         if has_market(city):
-            return f"{city.name} already has a market (at most one per city)."
+            return PHRASE.t("{city} already has a market (at most one per city).", city=city.name)
         if t.state.supply_citizens <= 0:
-            return "A market's citizen comes from the supply, and the supply is empty."
+            return PHRASE.t("A market's citizen comes from the supply, and the supply is empty.")
         return None
     spare = castle_citizens(city)
     if spare < 2:
-        return (
-            f"A {kind} needs a spare citizen in the castle of {city.name} ({city.castle}); "
-            f"it has {spare}, and one must stay."
-        )
+        return PHRASE.t(
+            "A {building} needs a spare citizen in the castle of {city} ({hex}); it has {count}, and "
+            "one must stay.",
+            building=kind, city=city.name, hex=city.castle, count=spare,
+        )  # fmt: skip
     return None
 
 
-def terrain_problem(t: Table, kind: str, label: str) -> str | None:
+def terrain_problem(t: Table, kind: str, label: str) -> Phrase | None:
     """A fountain or bath must stand next to a lake (§2)."""
     if kind in NEEDS_LAKE and not touches(t.areas, label, "lake"):
-        return f"A {kind} must stand next to a lake; {label} does not touch one."
+        return PHRASE.t(
+            "A {building} must stand next to a lake; {hex} does not touch one.", building=kind, hex=label
+        )
     return None
 
 
@@ -154,7 +198,7 @@ def building_sites(t: Table, city: City) -> list[str]:
     return [BOARD.labels[i] for i in sorted(out)]
 
 
-def castle_problem(t: Table, seat: int, label: str) -> str | None:
+def castle_problem(t: Table, seat: int, label: str) -> Phrase | None:
     """A castle (founding or starting) on ``label``: empty, playable, far from every city."""
     problem = empty_playable_problem(t, label)
     if problem:
@@ -166,17 +210,13 @@ def castle_problem(t: Table, seat: int, label: str) -> str | None:
     i = min(near, key=lambda i: (row[i], i))
     city = t.occ[i]
     between = row[i] - 1
-    gap = "next to" if between == 0 else f"only {between} empty hex{'es' if between != 1 else ''} away from"
     hit = BOARD.labels[i]
-    part = (
-        ""
-        if hit == city.castle
-        else f" (its {next(b.kind for b in city.buildings if b.hex == hit)} at {hit})"
-    )
-    return (
-        f"{label} is {gap} {t.describe_city(city, seat)}{part}; a castle needs at least "
-        "3 empty hexes along the paths to every other city."
-    )
+    values = {"hex": label, "city": t.describe_city(city, seat)}
+    if hit != city.castle:
+        values |= {"building": next(b.kind for b in city.buildings if b.hex == hit), "at": hit}
+    if between:
+        values["gap"] = PHRASE.n("{count} empty hex", "{count} empty hexes", between)
+    return PHRASE.t(CASTLE_TOO_CLOSE[bool(between), hit != city.castle], **values)
 
 
 def castle_sites(t: Table) -> list[str]:

@@ -6,6 +6,7 @@ from .components import POLITICS_TITLES
 from .events import Events
 from .rng import shuffle
 from .state import GameState
+from .words import N_
 
 ROW_SIZE = 7
 
@@ -15,7 +16,7 @@ def draw(state: GameState, ev: Events) -> str | None:
     if not state.politics_pile and state.politics_discard:
         state.rng, state.politics_pile = shuffle(state.rng, state.politics_discard)
         state.politics_discard = []
-        ev.add("reshuffle", "The politics discard is shuffled into a new draw pile.")
+        ev.add("reshuffle", N_("The politics discard is shuffled into a new draw pile."), {})
     if not state.politics_pile:
         return None
     return state.politics_pile.pop(0)
@@ -28,12 +29,13 @@ def take_from_row(state: GameState, card: str, ev: Events) -> None:
     new = draw(state, ev)
     if new is None:
         del state.politics_row[slot]
-        ev.add("refill", "The politics row is not refilled: no card is left.")
+        ev.add("refill", N_("The politics row is not refilled: no card is left."), {})
     else:
         state.politics_row[slot] = new
         ev.add(
             "refill",
-            f"{POLITICS_TITLES[new]} comes into the politics row.",
+            N_("{card} comes into the politics row."),
+            {"card": POLITICS_TITLES[new]},
             reveals=True,
             data={"card": new},
         )
@@ -44,13 +46,20 @@ def draw_for_pass(state: GameState, seat: int, ev: Events) -> None:
     name = state.players[seat].name
     card = draw(state, ev)
     if card is None:
-        ev.add("pass", f"{name} passes (no politics card is left to draw).", seat=seat)
+        ev.add("pass", N_("{name} passes (no politics card is left to draw)."), {"name": name}, seat=seat)
         return
     state.politics_used.append(card)
-    ev.add("pass", f"{name} passes and draws a politics card face down.", seat=seat, reveals=True)
+    ev.add(
+        "pass",
+        N_("{name} passes and draws a politics card face down."),
+        {"name": name},
+        seat=seat,
+        reveals=True,
+    )
     ev.add(
         "draw",
-        f"You drew {POLITICS_TITLES[card]} (no effect).",
+        N_("You drew {card} (no effect)."),
+        {"card": POLITICS_TITLES[card]},
         seat=seat,
         private_to=seat,
         data={"card": card},

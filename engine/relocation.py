@@ -18,6 +18,7 @@ from .components import SERVICES, Service
 from .construction import remove_city
 from .events import Events
 from .state import City, GameState
+from .words import N_
 
 
 def tally(state: GameState, ev: Events) -> None:
@@ -28,10 +29,21 @@ def tally(state: GameState, ev: Events) -> None:
     top = max(counts.values())
     result = [s for s in SERVICES if counts[s] == top]
     state.voice_result = result
-    want = " and ".join(result) + (" (tied: each player chooses per city)" if len(result) > 1 else "")
+    if len(result) == 1:
+        message = N_("The voice of the people is revealed ({services}): the people want {service}.")
+    else:  # 2 and 2 of 4 cards
+        message = N_(
+            "The voice of the people is revealed ({services}): the people want {service} and {service2} "
+            "(tied: each player chooses per city)."
+        )
     ev.add(
         "tally",
-        f"The voice of the people is revealed ({', '.join(state.voice)}): the people want {want}.",
+        message,
+        {
+            "services": list(state.voice),
+            "service": result[0],
+            **({"service2": result[1]} if result[1:] else {}),
+        },
         reveals=True,
         data={"voice": list(state.voice), "result": result},
     )
@@ -122,20 +134,37 @@ def relocate_city(state: GameState, city: City, ev: Events) -> None:
         kept = room(city) > 0
         if kept:
             city.population += 1
-            where = f"moves to {owner}'s {city.name}"
+            message = N_("{service}: a citizen of {name}'s {city} moves to {owner}'s {to}.")
         else:
             state.supply_citizens += 1
-            where = f"leaves for the supply ({owner}'s {city.name} is full)"
+            message = N_(
+                "{service}: a citizen of {name}'s {city} leaves for the supply ({owner}'s {to} is full)."
+            )
         ev.add(
             "relocate",
-            f"{service.capitalize()}: a citizen of {state.players[other.owner].name}'s {other.name} {where}.",
+            message,
+            {
+                "service": service.capitalize(),
+                "name": state.players[other.owner].name,
+                "city": other.name,
+                "owner": owner,
+                "to": city.name,
+            },
             seat=city.owner,
             hexes=[other.castle, city.castle],
             data={"service": service, "from": other.castle, "to": city.castle, "to_supply": not kept},
         )
         if other.population == 0:
-            why = f"its last citizen moved to {city.name}" if kept else "its last citizen left for the supply"
-            remove_city(state, other, ev, why)
+            if kept:
+                message = N_(
+                    "{name}'s {city} has no citizen left and is lost (its last citizen moved to {to})."
+                )
+                remove_city(state, other, ev, message, to=city.name)
+            else:
+                message = N_(
+                    "{name}'s {city} has no citizen left and is lost (its last citizen left for the supply)."
+                )
+                remove_city(state, other, ev, message)
 
 
 def relocate(state: GameState, seat: int, ev: Events) -> None:

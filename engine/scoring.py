@@ -5,6 +5,7 @@ from __future__ import annotations
 from .cities import has_all_services
 from .events import Events
 from .state import GameState
+from .words import N_, chain
 
 COMPLETE_CITY_VP = 3
 
@@ -33,10 +34,11 @@ def final_scores(state: GameState, ev: Events) -> None:
     state.scores = scores
     state.winners = winners_of(state, scores)
     state.phase = "over"
-    names = " and ".join(state.players[s].name for s in state.winners)
-    table = ", ".join(f"{p.name} {scores[p.seat]}" for p in state.players)
-    ev.add(
-        "game_over",
-        f"The game is over: {table}. {names} win{'s' if len(state.winners) == 1 else ''}!",
-        data={"scores": scores, "winners": state.winners},
-    )
+    names = [state.players[s].name for s in state.winners]
+    table = [f"{p.name} {scores[p.seat]}" for p in state.players]
+    if len(names) == 1:
+        message, values = N_("The game is over: {scores}. {name} wins!"), {"scores": table, "name": names[0]}
+    else:
+        message = N_("The game is over: {scores}. {names} win!")
+        values = {"scores": table, "names": chain(N_("{first} and {second}"), names)}
+    ev.add("game_over", message, values, data={"scores": scores, "winners": state.winners})

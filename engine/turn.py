@@ -7,7 +7,7 @@ allowed ones using the same checks; `apply_turn` carries a checked move out.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import cast
+from typing import Any, cast
 
 from .actions import Action
 from .board import BOARD
@@ -40,6 +40,16 @@ from .placement import (
 )
 from .politics_row import draw_for_pass, take_from_row
 from .state import City, GameState
+from .words import N_, PHRASE, Phrase, chain
+
+PHRASE_OR = N_("{first} or {second}")
+BUILT = {
+    (False, False): N_("{name} builds a {building} at {hex} in {city}."),
+    (False, True): N_("{name} builds a {building} at {hex} in {city}: {changes}."),
+    (True, False): N_("{name} builds a {building} at {hex} in {city} ({card}, {cost} gold)."),
+    (True, True): N_("{name} builds a {building} at {hex} in {city} ({card}, {cost} gold): {changes}."),
+}
+"""A building placed, by whether a politics card built it and whether a service changed."""
 
 TURN_VERBS = frozenset(
     {"gold", "found", "build", "palace", "hospital", "bath", "cathedral", "university",
@@ -75,9 +85,9 @@ def built_kind(a: Action) -> str | None:
 # --- checks ---------------------------------------------------------------------------
 
 
-def _action_card_problem(state: GameState, seat: int) -> str | None:
+def _action_card_problem(state: GameState, seat: int) -> Phrase | None:
     if state.players[seat].action_cards <= 0:
-        return "You have used all 3 action cards this year; play a politics card or pass."
+        return PHRASE.t("You have used all 3 action cards this year; play a politics card or pass.")
     return None
 
 
@@ -87,97 +97,116 @@ def found_sources(state: GameState, seat: int) -> list[City]:
     return sorted(spare, key=lambda c: BOARD.index[c.castle])
 
 
-def _found_problem(t: Table, seat: int, label: str | None, source: str | None = None) -> str | None:
+def _found_problem(t: Table, seat: int, label: str | None, source: str | None = None) -> Phrase | None:
     state = t.state
     p = state.players[seat]
     if p.founded_this_year:
-        return "You have already founded a city this year (at most one a year)."
+        return PHRASE.t("You have already founded a city this year (at most one a year).")
     if len(state.cities_of(seat)) >= CASTLES_PER_PLAYER:
-        return f"All {CASTLES_PER_PLAYER} of your castles are on the board."
+        return PHRASE.t("All {count} of your castles are on the board.", count=CASTLES_PER_PLAYER)
     if found_source(state, seat) is None:
-        return "Founding needs a spare citizen, and none of your castles has more than 1 citizen."
+        return PHRASE.t("Founding needs a spare citizen, and none of your castles has more than 1 citizen.")
     if source is not None:
         city, problem = _own_city_at(t, seat, source)
         if city is None:
-            return f"found … from {source}: {problem}"
+            return PHRASE.t("found … from {hex}: {problem}", hex=source, problem=problem)
         if castle_citizens(city) < 2:
-            spare = ", ".join(f"{c.name} ({c.castle})" for c in found_sources(state, seat))
-            return (
-                f"{city.name} ({city.castle}) has {castle_citizens(city)} citizen in its castle, and "
-                f"one must stay; take the citizen from {spare}."
-            )
+            spare = [f"{c.name} ({c.castle})" for c in found_sources(state, seat)]
+            return PHRASE.t(
+                "{city} ({hex}) has {count} citizen in its castle, and one must stay; take the citizen "
+                "from {sources}.",
+                city=city.name, hex=city.castle, count=castle_citizens(city), sources=spare,
+            )  # fmt: skip
     return castle_problem(t, seat, label) if label else None
 
 
-def _own_city_at(t: Table, seat: int, label: str) -> tuple[City | None, str | None]:
+def _own_city_at(t: Table, seat: int, label: str) -> tuple[City | None, Phrase | None]:
     city = city_at(t.state, label)
     if city is None:
-        return None, f"There is no building at {label}; name a hex of one of your cities."
+        return None, PHRASE.t("There is no building at {hex}; name a hex of one of your cities.", hex=label)
     if city.owner != seat:
-        return None, f"{label} belongs to {t.describe_city(city, seat)}, not to you."
+        return None, PHRASE.t(
+            "{hex} belongs to {city}, not to you.", hex=label, city=t.describe_city(city, seat)
+        )
     return city, None
 
 
-def _golden_problem(t: Table, seat: int, a: Action) -> str | None:
+def _golden_problem(t: Table, seat: int, a: Action) -> Phrase | None:
     assert a.hex is not None
     city, problem = _own_city_at(t, seat, a.hex)
     if city is None:
         return problem
     if t.state.supply_citizens <= 0:
-        return "The citizen supply is empty: Golden Times would bring no one."
+        return PHRASE.t("The citizen supply is empty: Golden Times would bring no one.")
     if room(city) <= 0:
-        return (
-            f"{city.name} is at its population limit ({city.population}); no new citizen fits. "
-            "A market lifts the limit from 5 to 8, a market with water removes it."
-        )
+        return PHRASE.t(
+            "{city} is at its population limit ({population}); no new citizen fits. A market lifts the "
+            "limit from 5 to 8, a market with water removes it.",
+            city=city.name, population=city.population,
+        )  # fmt: skip
     return None
 
 
-def _bread_problem(t: Table, seat: int, a: Action) -> str | None:
+def _bread_problem(t: Table, seat: int, a: Action) -> Phrase | None:
     assert a.hex is not None and a.n is not None
     if t.state.players[seat].notables < a.n:
         left = t.state.players[seat].notables
-        return f"Bread and Games {a.n} needs {a.n} notables; you have {left} left this year."
+        return PHRASE.t(
+            "Bread and Games {n} needs {n} notables; you have {left} left this year.", n=a.n, left=left
+        )
     city, problem = _own_city_at(t, seat, a.hex)
     if city is None:
         return problem
     b = next((b for b in city.buildings if b.hex == a.hex), None)
-    if b is None or not ARCHES[b.kind]:
-        what = "the castle" if b is None else f"the {b.kind}"
-        return f"{what.capitalize()} at {a.hex} has no arches; choose a building with arches."
+    if b is None:
+        return PHRASE.t("The castle at {hex} has no arches; choose a building with arches.", hex=a.hex)
+    if not ARCHES[b.kind]:
+        return PHRASE.t(
+            "The {building} at {hex} has no arches; choose a building with arches.",
+            building=b.kind,
+            hex=a.hex,
+        )
     arches = list(ARCHES[b.kind])
     if len(arches) > 1 and a.service is None:
-        return f"Say which arch of the {b.kind}: bread {a.n} {a.hex} {' or '.join(arches)}."
+        return PHRASE.t(
+            "Say which arch of the {building}: bread {n} {hex} {arches}.",
+            building=b.kind, n=a.n, hex=a.hex, arches=chain(PHRASE_OR, arches),
+        )  # fmt: skip
     if a.service is not None and a.service not in arches:
-        return f"The {b.kind} at {a.hex} has no {a.service} arch (it has {', '.join(arches)})."
+        return PHRASE.t(
+            "The {building} at {hex} has no {service} arch (it has {services}).",
+            building=b.kind, hex=a.hex, service=a.service, services=arches,
+        )  # fmt: skip
     return None
 
 
-def _harvest_problem(t: Table, seat: int, a: Action) -> str | None:
+def _harvest_problem(t: Table, seat: int, a: Action) -> Phrase | None:
     assert a.hex is not None
     state = t.state
     if state.year >= YEARS:
-        return "Rich Harvest cannot be played in the last year."
+        return PHRASE.t("Rich Harvest cannot be played in the last year.")
     if state.players[seat].notables < 1:
-        return "Rich Harvest needs a notable; you have none left this year."
+        return PHRASE.t("Rich Harvest needs a notable; you have none left this year.")
     city, problem = _own_city_at(t, seat, a.hex)
     if city is None:
         return problem
     b = next((b for b in city.buildings if b.hex == a.hex), None)
     if b is None or b.kind != "farm":
-        return f"Rich Harvest goes on a farm, and {a.hex} is not one (a castle does not count)."
+        return PHRASE.t(
+            "Rich Harvest goes on a farm, and {hex} is not one (a castle does not count).", hex=a.hex
+        )
     if b.harvest:
-        return f"The farm at {a.hex} already has a Rich Harvest this year."
+        return PHRASE.t("The farm at {hex} already has a Rich Harvest this year.", hex=a.hex)
     return None
 
 
-def turn_problem(t: Table, seat: int, a: Action) -> str | None:
+def turn_problem(t: Table, seat: int, a: Action) -> Phrase | None:
     """Why ``seat`` may not play ``a`` as its turn now, or ``None`` when it may."""
     state = t.state
     p = state.players[seat]
     v = a.verb
     if v not in TURN_VERBS:
-        return f"'{a}' is not a move for your turn in a political round."
+        return PHRASE.t("`{move}` is not a move for your turn in a political round.", move=str(a))
     if v in ("gold", "found", "build"):
         problem = _action_card_problem(state, seat)
         if problem:
@@ -190,17 +219,21 @@ def turn_problem(t: Table, seat: int, a: Action) -> str | None:
         return build_problem(t, seat, a.building, a.hex)
     if v == "pass":
         if p.action_cards > 0:
-            return (
-                f"You still have {p.action_cards} action card{'s' if p.action_cards > 1 else ''}; "
-                "pass only when all are used (take 2 gold with 'gold' instead)."
+            return PHRASE.t(
+                "You still have {action_cards}; pass only when all are used (take 2 gold with `gold` "
+                "instead).",
+                action_cards=PHRASE.n("{count} action card", "{count} action cards", p.action_cards),
             )
         return None
     # A politics card from the row.
     if v not in state.politics_row:
-        return f"There is no {POLITICS_TITLES[v]} card in the face-up politics row."
+        return PHRASE.t("There is no {card} card in the face-up politics row.", card=POLITICS_TITLES[v])
     cost = card_cost(a)
     if p.gold < cost:
-        return f"{POLITICS_TITLES[v]} ({a}) costs {cost} gold; you have {p.gold}."
+        return PHRASE.t(
+            "{card} ({move}) costs {cost} gold; you have {gold}.",
+            card=POLITICS_TITLES[v], move=str(a), cost=cost, gold=p.gold,
+        )  # fmt: skip
     kind = built_kind(a)
     if kind is not None:
         assert a.hex is not None
@@ -292,7 +325,7 @@ def apply_turn(state: GameState, seat: int, a: Action, ev: Events) -> None:
         p.action_cards -= 1
     if v == "gold":
         p.gold += 2
-        ev.add("gold", f"{p.name} takes 2 gold (now {p.gold}).", seat=seat)
+        ev.add("gold", N_("{name} takes 2 gold (now {gold})."), {"name": p.name, "gold": p.gold}, seat=seat)
         return
     if v == "found":
         assert a.hex is not None
@@ -326,12 +359,25 @@ def _build(state: GameState, seat: int, kind: str, a: Action, cost: int, ev: Eve
     before = services(city)
     add_building(state, city, kind, a.hex)
     after = services(city)
-    change = ", ".join(f"{s} {before[s]}→{after[s]}" for s in after if after[s] != before[s])
-    how = "" if not a.is_politics else f" ({POLITICS_TITLES[a.verb]}, {cost} gold)"
+    changes = [
+        PHRASE.t("{service} {before}→{after}", service=s, before=before[s], after=after[s])
+        for s in after
+        if after[s] != before[s]
+    ]
+    values: dict[str, Any] = {
+        "name": state.players[seat].name,
+        "building": kind,
+        "hex": a.hex,
+        "city": city.name,
+    }
+    if a.is_politics:
+        values |= {"card": POLITICS_TITLES[a.verb], "cost": cost}
+    if changes:
+        values["changes"] = changes
     ev.add(
         "build",
-        f"{state.players[seat].name} builds a {kind} at {a.hex} in {city.name}{how}"
-        + (f": {change}." if change else "."),
+        BUILT[a.is_politics, bool(changes)],
+        values,
         seat=seat,
         hexes=[a.hex],
         data={"kind": kind, "city": city.castle},
@@ -345,11 +391,20 @@ def _golden(state: GameState, seat: int, a: Action, ev: Events) -> None:
     gained = min(a.n, room(city), state.supply_citizens)
     city.population += gained
     state.supply_citizens -= gained
-    lost = f" ({a.n - gained} did not fit)" if gained < a.n else ""
+    values: dict[str, Any] = {
+        "name": state.players[seat].name,
+        "citizens": PHRASE.n("{count} citizen", "{count} citizens", gained),
+        "city": city.name,
+    }
+    if gained < a.n:
+        message = N_("{name} plays Golden Times: {citizens} for {city} ({lost} did not fit).")
+        values["lost"] = a.n - gained
+    else:
+        message = N_("{name} plays Golden Times: {citizens} for {city}.")
     ev.add(
         "golden",
-        f"{state.players[seat].name} plays Golden Times: {gained} citizen"
-        f"{'s' if gained != 1 else ''} for {city.name}{lost}.",
+        message,
+        values,
         seat=seat,
         hexes=[city.castle],
     )
@@ -365,9 +420,20 @@ def _bread(state: GameState, seat: int, a: Action, ev: Events) -> None:
     state.players[seat].notables -= a.n
     ev.add(
         "bread",
-        f"{state.players[seat].name} plays Bread and Games: {a.n} notable"
-        f"{'s' if a.n > 1 else ''} on the {b.kind} at {a.hex}, {city.name} {service} "
-        f"{services(city)[service] - a.n}→{services(city)[service]}.",
+        N_(
+            "{name} plays Bread and Games: {notables} on the {building} at {hex}, {city} {service} "
+            "{before}→{after}."
+        ),
+        {
+            "name": state.players[seat].name,
+            "notables": PHRASE.n("{count} notable", "{count} notables", a.n),
+            "building": b.kind,
+            "hex": a.hex,
+            "city": city.name,
+            "service": service,
+            "before": services(city)[service] - a.n,
+            "after": services(city)[service],
+        },
         seat=seat,
         hexes=[a.hex],
     )
@@ -382,7 +448,8 @@ def _harvest(state: GameState, seat: int, a: Action, ev: Events) -> None:
     state.players[seat].notables -= 1
     ev.add(
         "harvest",
-        f"{state.players[seat].name} plays Rich Harvest on the farm at {a.hex}.",
+        N_("{name} plays Rich Harvest on the farm at {hex}."),
+        {"name": state.players[seat].name, "hex": a.hex},
         seat=seat,
         hexes=[a.hex],
     )
@@ -393,16 +460,21 @@ def _poll(state: GameState, seat: int, a: Action, ev: Events) -> None:
     seen = {k: state.voice[k] for k in a.cards}
     for k, s in seen.items():
         p.peek[k] = s
-    which = "all three" if len(a.cards) == 3 else f"cards {a.cards[0]} and {a.cards[1]}"
-    ev.add(
-        "poll",
-        f"{p.name} polls the people ({which} of the face-down voice cards).",
-        seat=seat,
-        reveals=True,
-    )
+    if len(a.cards) == 3:
+        message = N_("{name} polls the people (all three of the face-down voice cards).")
+        ev.add("poll", message, {"name": p.name}, seat=seat, reveals=True)
+    else:
+        ev.add(
+            "poll",
+            N_("{name} polls the people (cards {first} and {second} of the face-down voice cards)."),
+            {"name": p.name, "first": a.cards[0], "second": a.cards[1]},
+            seat=seat,
+            reveals=True,
+        )
     ev.add(
         "peek",
-        "You polled the people: " + ", ".join(f"card {k} is {s}" for k, s in seen.items()) + ".",
+        N_("You polled the people: {cards}."),
+        {"cards": [PHRASE.t("card {number} is {service}", number=k, service=s) for k, s in seen.items()]},
         seat=seat,
         private_to=seat,
         data={"cards": {str(k): s for k, s in seen.items()}},

@@ -14,13 +14,26 @@ own choice (`/citta me language`) or else their Discord client's; what is public
 and their pictures) follows the game's language, chosen when it is opened (default: the
 server's). `choose` takes the first supported language of a list of candidates.
 
+In the bot, the language of what is being written is a context (`speaking`): the Discord
+layer sets the reader's at the start of each interaction, and the service switches to the
+game's for a public post or to a player's own for a direct message. Texts are written with
+``_("…", name=…)`` and ``_n(singular, plural, count)``, which use it::
+
+    >>> with speaking("de"):
+    ...     _n("{count} citizen", "{count} citizens", 1)
+    '1 Bürger'
+
 The game's terms in each language are those of that language's rulebook
 (`i18n/glossary.csv`, with where each was found). The move notation is never translated.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from functools import lru_cache
+from typing import Any
 
 from .catalogs import Lang, load
 
@@ -31,7 +44,24 @@ PSEUDO = "qps"
 """A pseudo-language for tests: every translated text comes back marked, so that text which
 skipped translation stands out."""
 
-__all__ = ["DEFAULT", "LANGUAGES", "NAMES", "PSEUDO", "Lang", "choose", "lang", "supported"]
+__all__ = [
+    "DEFAULT",
+    "LANGUAGES",
+    "NAMES",
+    "N_",
+    "PSEUDO",
+    "Lang",
+    "_",
+    "_n",
+    "choose",
+    "current",
+    "lang",
+    "read_by",
+    "speaking",
+    "supported",
+]  # fmt: skip
+
+_speaking: ContextVar[str] = ContextVar("citta_language", default=DEFAULT)
 
 
 def supported(locale: str | None) -> str | None:
@@ -65,3 +95,43 @@ def choose(*candidates: str | None) -> str:
 def lang(code: str | None) -> Lang:
     """The translations of ``code`` (English for anything unsupported)."""
     return load(choose(code))
+
+
+def current() -> Lang:
+    """The language being written in (see `speaking`)."""
+    return lang(_speaking.get())
+
+
+def read_by(code: str | None) -> str:
+    """From now on in this context (an interaction's task), write in ``code``'s language;
+    returns the language chosen."""
+    chosen = choose(code)
+    _speaking.set(chosen)
+    return chosen
+
+
+@contextmanager
+def speaking(code: str | None) -> Iterator[Lang]:
+    """Write in ``code``'s language inside the block (a public post in the game's language, a
+    direct message in its reader's), then go back to the language of before."""
+    token = _speaking.set(choose(code))
+    try:
+        yield current()
+    finally:
+        _speaking.reset(token)
+
+
+def _(message: str, /, **values: Any) -> str:
+    """``message`` in the current language, its ``{placeholders}`` filled from ``values``."""
+    return current().t(message, **values)
+
+
+def _n(singular: str, plural: str, count: int, /, **values: Any) -> str:
+    """The form for ``count`` in the current language (``{count}`` is filled in too)."""
+    return current().n(singular, plural, count, **values)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs where it is defined (a constant); translate it with
+    ``_`` where it is used."""
+    return message

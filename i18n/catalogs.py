@@ -57,8 +57,12 @@ class Lang:
         self.ids = ids
 
     def t(self, message: str, /, **values: Any) -> str:
-        """``message`` in this language, its ``{placeholders}`` filled from ``values``."""
-        return self._mark(self.catalog.gettext(message)).format(**values)
+        """``message`` in this language, its ``{placeholders}`` filled from ``values`` (without
+        values it is not formatted: braces stay as they are)."""
+        if not message:  # gettext's "" is the catalog's header
+            return message
+        text = self._mark(self.catalog.gettext(message))
+        return text.format(**values) if values else text
 
     def n(self, singular: str, plural: str, count: int, /, **values: Any) -> str:
         """The form of ``singular``/``plural`` for ``count`` in this language (``{count}`` is

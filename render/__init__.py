@@ -2,7 +2,8 @@
 
 The picture is a pure function of an `engine.views.View`, so it can only show what that
 viewer may see. `render_post(view, …)` draws the pictures of a turn post, each readable on a
-phone, with their alt texts. `warm()` draws ahead what every board needs (call it at start-up).
+phone, with their alt texts. Both take ``lang``, the language of every word (the game's).
+`warm()` draws ahead what every board needs (call it at start-up).
 """
 
 from __future__ import annotations

@@ -4,18 +4,19 @@ Everything is built from a `View` and says only what a sighted player learns fro
 of that view. Face-down voice cards are only ever "face down": the viewer's own peeks are
 never written, so a text stays public whichever view it was built from. The facts shared by
 every text (the status, a player's numbers, a city's line) are each made in one function
-below; all the English is here, in simple f-strings, for a later translation.
+below. Every text is written in the language spoken (`i18n.speaking`: `render_post` and
+`describe_position` take the language), its game terms as that language's rulebook names them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine.components import POLITICS_TITLES
 from engine.views import BuildingView, CityView, PlayerView, View
+from i18n import N_, _, _n, speaking
 
-from .cards import COSTS
-from .naming import PHASES, decision_text
+from .cards import card_title, cost
+from .naming import PHASES, decision_text, listing, term
 from .naming import tags as player_tags
 from .palette import PLAYER_NAMES
 from .scores import score_rows
@@ -24,28 +25,24 @@ MAX_ALT = 1024
 """Discord's limit on a picture's description."""
 MAX_MESSAGE = 2000
 """Discord's limit on a message."""
-BUILDING_NAMES: dict[str, str] = {"bath": "public bath"}
+BUILDING_NAMES: dict[str, str] = {"bath": N_("public bath")}
+"""Buildings named otherwise in a sentence than by their game term."""
+PHASE_WORDS: dict[str, str] = {
+    "relocation": N_("relocation"),
+    "demolition": N_("demolition"),
+    "feeding": N_("feeding"),
+}
+"""The phases other than the political rounds, in the middle of a sentence."""
 
 
-def plural(n: int, noun: str, nouns: str | None = None) -> str:
-    """``n`` and the noun agreeing with it.
-
-    >>> plural(1, "castle"), plural(2, "castle"), plural(0, "city", "cities")
-    ('1 castle', '2 castles', '0 cities')
-    """
-    return f"{n} {noun if n == 1 else nouns or noun + 's'}"
-
-
-def listing(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} and {items[-1]}"
+def building_name(kind: str) -> str:
+    """A building's name in a sentence (``farm``, ``public bath``)."""
+    return _(BUILDING_NAMES.get(kind, kind))
 
 
 def player_name(view: View, seat: int) -> str:
     """A player's name as they chose it (``Player 2`` when blank)."""
-    return view.players[seat].name.strip() or f"Player {seat + 1}"
+    return view.players[seat].name.strip() or _("Player {number}", number=seat + 1)
 
 
 def city_name(view: View, castle: str) -> str:
@@ -61,113 +58,168 @@ def status(view: View) -> str:
     Start player: Ann. Waiting for Bob to play.``"""
     if view.phase == "over":
         win = [player_name(view, s) for s in view.winners or []]
-        who = f"{listing(win)} {'wins' if len(win) == 1 else 'share the win'}."
-        return f"Game over. {who}"
+        if len(win) == 1:
+            return _("Game over. {name} wins.", name=win[0])
+        return _("Game over. {names} share the win.", names=listing(win))
     if view.phase == "setup":
-        head = f"{PHASES['setup']}."
+        head = _(PHASES[view.phase]) + "."
     else:
-        phase = PHASES[view.phase].lower()
+        start = player_name(view, view.start_player)
         if view.phase == "politics":
-            phase += f" {view.round} of 5"
-        head = f"Year {view.year} of 6, {phase}. Start player: {player_name(view, view.start_player)}."
+            head = _(
+                "Year {year} of 6, political round {round} of 5. Start player: {name}.",
+                year=view.year,
+                round=view.round,
+                name=start,
+            )
+        else:
+            phase = _(PHASE_WORDS.get(view.phase, view.phase))
+            head = _(
+                "Year {year} of 6, {phase}. Start player: {name}.", year=view.year, phase=phase, name=start
+            )
     waits = [f"{player_name(view, seat)} {what}" for seat, what in decision_text(view)]
-    return f"{head} Waiting for {listing(waits)}." if waits else head
+    return head + " " + _("Waiting for {waits}.", waits=listing(waits)) if waits else head
 
 
 def player_intro(view: View, p: PlayerView) -> str:
     """The player, their colour and their pieces' letter: ``Ann (orange, A)``."""
     tag = player_tags(view.players)[p.seat]
-    return f"{player_name(view, p.seat)} ({PLAYER_NAMES[p.seat % len(PLAYER_NAMES)]}, {tag})"
+    colour = _(PLAYER_NAMES[p.seat % len(PLAYER_NAMES)])
+    return f"{player_name(view, p.seat)} ({colour}, {tag})"
 
 
-def player_numbers(view: View, p: PlayerView, full: bool = True) -> str:
-    """A player's numbers: gold, food against citizens, and (``full``) cards, notables, castles."""
-    food = f"{p.food} food for {plural(p.citizens, 'citizen')}"
+def player_numbers(view: View, p: PlayerView, full: bool = True, scored: bool = True) -> str:
+    """A player's numbers: gold, food against citizens, (``full``) cards, notables, castles,
+    and (``scored``) what hunger cost them and their score."""
+    food = _n("{food} food for {count} citizen", "{food} food for {count} citizens", p.citizens, food=p.food)
     if p.citizens > p.food:
-        food += f" ({p.citizens - p.food} short)"
-    out = [f"{p.gold} gold", food]
+        food += " " + _("({count} short)", count=p.citizens - p.food)
+    out = [_n("{count} gold", "{count} gold", p.gold), food]
     if full:
         out += [
-            f"{p.action_cards} of 3 action cards left",
-            f"{plural(p.notables, 'notable')} left",
-            f"{plural(p.castles_left, 'castle')} left",
+            _("{count} of 3 action cards left", count=p.action_cards),
+            _n("{count} notable left", "{count} notables left", p.notables),
+            _n("{count} castle left", "{count} castles left", p.castles_left),
         ]
-    if p.hunger_vp:
-        out.append(f"lost {p.hunger_vp} VP to hunger")
+    if p.hunger_vp and scored:
+        out.append(_("lost {count} VP to hunger", count=p.hunger_vp))
     elif p.hunger:
-        out.append("hungry: loses the first turn")
-    if view.scores is not None:
-        out.append(f"score {view.scores[p.seat]}")
-    return f"{player_intro(view, p)}: {', '.join(out)}"
+        out.append(_("hungry: loses the first turn"))
+    if view.scores is not None and scored:
+        out.append(_("score {score}", score=view.scores[p.seat]))
+    return _("{player}: {facts}", player=player_intro(view, p), facts=", ".join(out))
 
 
 def player_cities(p: PlayerView, hexes: bool = True) -> str:
     """``cities Firenze J3 and Siena E5`` (only the names without ``hexes``)."""
     if not p.cities:
-        return "no city"
+        return _("no city")
     names = [f"{c.name} {c.castle}" if hexes else c.name for c in p.cities]
-    return f"{'city' if len(names) == 1 else 'cities'} {listing(names)}"
+    return _n("city {names}", "cities {names}", len(names), names=listing(names))
 
 
 def building_text(b: BuildingView) -> str:
     """``school K3 with 1 education notable`` or ``farm J4 with Rich Harvest``."""
-    out = f"{BUILDING_NAMES.get(b.kind, b.kind)} {b.hex}"
-    notables = [plural(n, f"{s} notable") for s, n in b.notables.items() if n]
+    out = f"{building_name(b.kind)} {b.hex}"
+    notables = [
+        _n("{count} {service} notable", "{count} {service} notables", n, service=term(s))
+        for s, n in b.notables.items()
+        if n
+    ]
     if b.harvest:
-        notables.append("Rich Harvest")
-    return f"{out} with {listing(notables)}" if notables else out
+        notables.append(_("Rich Harvest"))
+    return _("{building} with {notables}", building=out, notables=listing(notables)) if notables else out
 
 
 def city_line(view: View, c: CityView, detail: int = 2) -> str:
     """A city: owner, citizens against its limit, food, arches and (by ``detail``) buildings.
 
     ``detail`` 2 names each building with its notables, 1 only the buildings, 0 counts them."""
-    limit = "no limit" if c.limit is None else f"limit {c.limit}"
-    head = f"{c.name} ({c.castle}, {player_name(view, c.owner)}): {plural(c.population, 'citizen')}, {limit}"
-    arches = f"culture {c.culture}, education {c.education}, health {c.health}"
+    limit = _("no limit") if c.limit is None else _("limit {limit}", limit=c.limit)
+    head = _n(
+        "{city} ({castle}, {owner}): {count} citizen, {limit}",
+        "{city} ({castle}, {owner}): {count} citizens, {limit}",
+        c.population,
+        city=c.name,
+        castle=c.castle,
+        owner=player_name(view, c.owner),
+        limit=limit,
+    )
+    arches = _(
+        "culture {culture}, education {education}, health {health}",
+        culture=c.culture,
+        education=c.education,
+        health=c.health,
+    )
     if c.complete:
-        arches += ", complete"
-    out = f"{head}, food {c.food}; {arches}"
+        arches += ", " + _("complete")
+    food = _("food {food}", food=c.food)
+    out = f"{head}, {food}; {arches}"
     if not c.buildings:
-        return f"{out}; no buildings"
+        return out + "; " + _("no buildings")
     if detail == 0:
-        return f"{out}; {plural(len(c.buildings), 'building')}"
+        return out + "; " + _n("{count} building", "{count} buildings", len(c.buildings))
     if detail == 1:
-        return f"{out}; {', '.join(BUILDING_NAMES.get(b.kind, b.kind) for b in c.buildings)}"
+        return f"{out}; {', '.join(building_name(b.kind) for b in c.buildings)}"
     return f"{out}; {', '.join(building_text(b) for b in c.buildings)}"
 
 
 def politics(view: View) -> str:
     """The politics cards on offer with their costs, and the pile and discard counts."""
-    offer = [f"{POLITICS_TITLES.get(c, c)} ({COSTS.get(c, '')})" for c in view.politics_row]
-    row = listing(offer) if offer else "none"
-    return f"Politics cards on offer: {row}; draw pile {view.politics_pile}, discard {view.politics_discard}."
+    offer = [f"{card_title(c)} ({cost(c)})" for c in view.politics_row]
+    row = listing(offer) if offer else _("none")
+    return _(
+        "Politics cards on offer: {cards}; draw pile {pile}, discard {discard}.",
+        cards=row,
+        pile=view.politics_pile,
+        discard=view.politics_discard,
+    )
 
 
 def voice(view: View) -> str:
     """The voice of the people as everyone sees it: face-up services, the rest face down."""
     if view.phase == "setup":
-        return "Voice of the people: drawn when year 1 begins."
-    cards = [s if s is not None else "face down" for s in view.voice]
-    out = f"Voice of the people: {', '.join(cards)}."
+        return _("Voice of the people: drawn when year 1 begins.")
+    cards = [term(s) if s is not None else _("face down") for s in view.voice]
+    out = _("Voice of the people: {cards}.", cards=", ".join(cards))
     if view.voice_result:
-        out += f" The voice is {listing(list(view.voice_result))}."
+        out += " " + _("The voice is {services}.", services=listing([term(s) for s in view.voice_result]))
     return out
 
 
 def supply(view: View) -> str:
     """What is left in the supply."""
-    stacks = [f"{label} {n}" for label, n in view.supply.tokens.items()]
-    return f"Supply: {view.supply.citizens} citizens, {', '.join(stacks)}."
+    stacks = [f"{'/'.join(term(k) for k in label.split('/'))} {n}" for label, n in view.supply.tokens.items()]
+    return _n(
+        "Supply: {count} citizen, {stacks}.",
+        "Supply: {count} citizens, {stacks}.",
+        view.supply.citizens,
+        stacks=", ".join(stacks),
+    )
 
 
 def final_scores(view: View) -> str:
     """The ranking with each score's breakdown (rules §9)."""
     out = []
     for rank, (seat, cit, bonus, hunger, total, gold) in enumerate(score_rows(view), start=1):
-        parts = f"{cit} citizens + {bonus} for complete cities - {hunger} for hunger; {gold} gold"
-        out.append(f"{rank}. {player_name(view, seat)} {total} VP ({parts})")
-    return f"Final scores: {'; '.join(out)}."
+        parts = _n(
+            "{count} citizen + {bonus} for complete cities - {hunger} for hunger; {gold} gold",
+            "{count} citizens + {bonus} for complete cities - {hunger} for hunger; {gold} gold",
+            cit,
+            bonus=bonus,
+            hunger=hunger,
+            gold=gold,
+        )
+        out.append(
+            _(
+                "{rank}. {name} {total} VP ({parts})",
+                rank=rank,
+                name=player_name(view, seat),
+                total=total,
+                parts=parts,
+            )
+        )
+    return _("Final scores: {ranking}.", ranking="; ".join(out))
 
 
 # --- The texts -------------------------------------------------------------------------------
@@ -186,13 +238,13 @@ def first_fitting(candidates: Iterable[str], limit: int = MAX_ALT) -> str:
 
 def alt_overview(view: View, last_move: str) -> str:
     """The board picture: what is asked, the last move, each player's numbers and cities."""
-    move = f"Last move: {last_move.strip()[:300]}." if last_move.strip() else ""
-    head = f"The board. {status(view)} {move}".strip()
+    move = _("Last move: {move}.", move=last_move.strip()[:300].rstrip(".")) if last_move.strip() else ""
+    head = (_("The board.") + f" {status(view)} {move}").strip()
 
     def text(hexes: bool, cities: bool) -> str:
         lines = [head]
         for p in view.players:
-            where = player_cities(p, hexes) if cities else plural(len(p.cities), "city", "cities")
+            where = player_cities(p, hexes) if cities else _n("{count} city", "{count} cities", len(p.cities))
             lines.append(f"{player_numbers(view, p, full=False)}; {where}.")
         return " ".join(lines)
 
@@ -210,49 +262,58 @@ def alt_closeup(view: View, title: str, hexes: Sequence[str]) -> str:
     ]
     taken = {c.castle for c in cities} | {b.hex for c in cities for b in c.buildings}
     empty = len(frame - taken)
-    head = f"Close-up: {title.strip()}."
-    tail = f" {plural(empty, 'other hex', 'other hexes')} without a building." if empty else ""
+    head = _("Close-up: {title}.", title=title.strip())
+    tail = (
+        " " + _n("{count} other hex without a building.", "{count} other hexes without a building.", empty)
+        if empty
+        else ""
+    )
     if not cities:
-        return first_fitting([f"{head} No city here.{tail}"])
+        return first_fitting([head + " " + _("No city here.") + tail])
     return first_fitting(
         f"{head} {' '.join(city_line(view, c, detail) + '.' for c in cities)}{tail}" for detail in (2, 1, 0)
     )
 
 
 def alt_sheet(view: View) -> str:
-    """The table picture: status, every player's numbers and cities, cards or final scores."""
+    """The table picture: status, every player's numbers and cities, cards or final scores
+    (shorter, level by level, until it fits: no supply, no hexes, fewer numbers, and no score
+    said twice)."""
 
     def text(level: int) -> str:
-        lines = [f"The table. {status(view)}"]
+        lines = [_("The table.") + " " + status(view)]
         if view.scores is not None:
             lines.append(final_scores(view))
         for p in view.players:
-            lines.append(f"{player_numbers(view, p, full=level < 2)}; {player_cities(p, hexes=level < 1)}.")
+            numbers = player_numbers(view, p, full=level < 2, scored=level < 3)
+            lines.append(f"{numbers}; {player_cities(p, hexes=level < 1)}.")
         if view.scores is None:
             lines += [politics(view), voice(view)]
             if level == 0:
                 lines.append(supply(view))
         return " ".join(lines)
 
-    return first_fitting(text(level) for level in range(3))
+    return first_fitting(text(level) for level in range(4))
 
 
-def describe_position(view: View) -> list[str]:
-    """The whole position as text for ``/citta describe``: one or more messages, each within
-    Discord's 2000 characters, split between paragraphs (then lines) rather than inside one.
+def describe_position(view: View, lang: str = "en") -> list[str]:
+    """The whole position as text for ``/citta describe``, in language ``lang``: one or more
+    messages, each within Discord's 2000 characters, split between paragraphs (then lines)
+    rather than inside one.
 
     Paragraphs: status; each player with their cities; politics cards; voice; supply; and the
     final scores once the game is over. Names are not escaped for Markdown."""
-    paras = [status(view)]
-    if view.scores is not None:
-        paras.append(final_scores(view))
-    for p in view.players:
-        lines = [f"{player_numbers(view, p)}."]
-        lines += [f"- {city_line(view, c)}." for c in p.cities] or ["- no city yet."]
-        paras.append("\n".join(lines))
-    if view.scores is None:
-        paras += [politics(view), voice(view)]
-    paras.append(supply(view))
+    with speaking(lang):
+        paras = [status(view)]
+        if view.scores is not None:
+            paras.append(final_scores(view))
+        for p in view.players:
+            lines = [f"{player_numbers(view, p)}."]
+            lines += [f"- {city_line(view, c)}." for c in p.cities] or ["- " + _("no city yet.")]
+            paras.append("\n".join(lines))
+        if view.scores is None:
+            paras += [politics(view), voice(view)]
+        paras.append(supply(view))
     return chunks(paras)
 
 

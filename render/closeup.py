@@ -16,6 +16,7 @@ from PIL import Image
 
 from engine.board import BOARD
 from engine.views import CityView, PlayerView, View
+from i18n import _
 
 from . import fonts
 from .geometry import PHONE_WIDTH, SQRT3, Geometry, Point, axial_to_unit, window
@@ -117,9 +118,9 @@ def _framed(cities: Sequence[CityView]) -> list[str]:
 
 def _move_title(hexes: Sequence[str]) -> str:
     if len(hexes) == 2:
-        return f"Last move: {hexes[0]}–{hexes[1]}"
-    shown = ", ".join(hexes[:4])
-    return f"Last move: {shown}" + (f" +{len(hexes) - 4}" if len(hexes) > 4 else "")
+        return _("Last move: {hexes}", hexes=f"{hexes[0]}–{hexes[1]}")
+    shown = ", ".join(hexes[:4]) + (f" +{len(hexes) - 4}" if len(hexes) > 4 else "")
+    return _("Last move: {hexes}", hexes=shown)
 
 
 def _city_hexes(cities: Iterable[CityView]) -> list[str]:
@@ -131,7 +132,10 @@ def _cities_region(p: PlayerView) -> Region:
     group = _framed(p.cities)
     framed = [c for c in p.cities if c.castle in group]
     who = player_name(p)
-    title = f"{who}'s city {fonts.clean(framed[0].name)}" if len(framed) == 1 else f"{who}'s cities"
+    if len(framed) == 1:
+        title = _("{name}'s city {city}", name=who, city=fonts.clean(framed[0].name))
+    else:
+        title = _("{name}'s cities", name=who)
     return Region(title, tuple(group))
 
 
@@ -157,8 +161,8 @@ def closeup_regions(view: View, highlight: Sequence[str], focus: int | None) -> 
         return [cities]
     busiest = _framed([c for p in view.players for c in p.cities])
     if busiest:
-        return [Region("The busiest part of the board", tuple(busiest))]
-    return [Region("The centre of the board", ("I9",))]
+        return [Region(_("The busiest part of the board"), tuple(busiest))]
+    return [Region(_("The centre of the board"), ("I9",))]
 
 
 def _centre(hexes: Sequence[str]) -> Point:
@@ -199,12 +203,8 @@ def draw_closeup(
         strip = round(least * TITLE)
         img = Image.new("RGB", (width, strip + g.board_height), BACKGROUND)
         img.paste(board, (0, strip))
-        title, room = _drawable(region.title), width - 1.6 * least
+        # The title's names were cleaned for the font where it was made (`_cities_region`).
+        title, room = region.title, width - 1.6 * least
         size = fonts.fit(title, round(least * 1.15), room, True, least)
         fonts.text(img, (least * 0.8, strip / 2), fonts.shorten(title, size, room), size, PAPER, "lm", True)
     return img
-
-
-def _drawable(title: str) -> str:
-    """A title in characters the font has."""
-    return fonts.clean(title.replace("–", "-"))

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from PIL import Image
 
 from engine.views import View
+from i18n import speaking
 
 from . import cards, encode, scores, table
 from .geometry import geometry
@@ -50,7 +51,11 @@ def compose(view: View, highlight: Sequence[str] | None = None, width: int = 140
     return img
 
 
-def render_board(view: View, *, highlight: Sequence[str] | None = None, width: int = 1400) -> bytes:
-    """The PNG picture of ``view``; ``highlight`` rings the hexes of the last move."""
-    img = compose(view, highlight, width)
+def render_board(
+    view: View, *, highlight: Sequence[str] | None = None, width: int = 1400, lang: str = "en"
+) -> bytes:
+    """The PNG picture of ``view``; ``highlight`` rings the hexes of the last move; every word on
+    it is in language ``lang`` (a code: the renderer may run in another process)."""
+    with speaking(lang):
+        img = compose(view, highlight, width)
     return encode.png(img, palette_image())

@@ -1,4 +1,5 @@
-"""Text: Pillow's built-in scalable font, a fake bold, and text the font can show."""
+"""Text: one typeface (Aileron, the face of Pillow's built-in font, with every letter of the
+languages the bot speaks), a fake bold, and text the font can show."""
 
 from __future__ import annotations
 
@@ -9,12 +10,17 @@ from collections.abc import Iterator
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
 from .palette import RGB
 
-Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+Font = ImageFont.FreeTypeFont
+FACE = Path(__file__).with_name("typeface") / "Aileron-Regular.ttf"
+"""Aileron Regular in its Latin subset (CC0; `typeface/README.md`): ASCII, the accented letters
+of German, French and Dutch, ß, and their quotation marks (`„“ « »`). Pillow's own copy of the
+face (``ImageFont.load_default``) has ASCII only."""
 
 MIN_TEXT_FRACTION = 36
 """The phone rule: in a picture posted after a move or in a panel, every text is drawn at a size
@@ -53,15 +59,34 @@ def smallest() -> int:
 
 @lru_cache(maxsize=64)
 def font(size: int) -> Font:
-    """Pillow's bundled font at ``size`` pixels (cached)."""
-    return ImageFont.load_default(size=max(6, size))
+    """The typeface at ``size`` pixels (cached); Pillow's basic layout, as its built-in font."""
+    return ImageFont.truetype(str(FACE), max(6, size), layout_engine=ImageFont.Layout.BASIC)
+
+
+def _glyph(ch: str) -> tuple[tuple[int, int], bytes]:
+    mask = font(24).getmask(ch)
+    return mask.size, bytes(mask)
+
+
+@lru_cache(maxsize=1024)
+def has(ch: str) -> bool:
+    """Whether the font draws the character ``ch`` (rather than its box for a missing one)."""
+    if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn", "Mn", "Me"):
+        return False
+    return _glyph(ch) != _glyph("\uffff")
 
 
 def clean(text: str) -> str:
-    """``text`` reduced to the characters the built-in font has (ASCII; accents dropped)."""
-    plain = unicodedata.normalize("NFKD", text)
-    out = "".join(ch for ch in plain if not unicodedata.combining(ch))
-    return "".join(ch if " " <= ch <= "~" else "?" for ch in out)
+    """``text`` reduced to the characters the font has: a letter it lacks loses its accents
+    (``ő`` is written ``o``), anything else it lacks becomes ``?``."""
+    out = []
+    for ch in unicodedata.normalize("NFC", text):
+        if has(ch):
+            out.append(ch)
+            continue
+        plain = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        out.append(plain if plain and all(has(c) for c in plain) else "?")
+    return "".join(out)
 
 
 @lru_cache(maxsize=4096)

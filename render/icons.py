@@ -11,6 +11,8 @@ from collections.abc import Callable
 
 from PIL import ImageDraw
 
+from i18n import _
+
 from .palette import BUILDING, CITIZEN, INK, RGB, ROOF, SERVICE, SERVICE_EDGE, TERRAIN, shade
 
 Pt = tuple[float, float]
@@ -207,18 +209,9 @@ ICONS: dict[str, Callable[[Pen], None]] = {
     "university": university,
 }
 
-CAPTIONS: dict[str, str] = {
-    "castle": "Castle",
-    "farm": "Farm",
-    "quarry": "Quarry",
-    "school": "School",
-    "statue": "Statue",
-    "market": "Market",
-    "fountain": "Fountain",
-    "palace": "Palace",
-    "hospital": "Hospital",
-    "bath": "Bath",
-    "cathedral": "Cathedral",
-    "university": "University",
-}
-"""The names printed under the pictograms: whole words, never cut (the zoom makes room)."""
+
+def caption(kind: str) -> str:
+    """The name printed under a building's pictogram, in the language spoken (``Farm``, ``Bauernhof``):
+    a whole word, never cut (the zoom makes room)."""
+    word = _(kind)
+    return word[:1].upper() + word[1:]

@@ -1,25 +1,57 @@
-"""How players and phases are named on the image: short tags, clean names, phase titles."""
+"""How players and phases are named on the image: short tags, clean names, phase titles, and
+the words shared by the pictures and their alt texts (lists, terms, what a player must do).
+
+Every text is written in the language being spoken (`i18n.speaking`, set by the entry points
+`render_post` and `render_board`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engine.views import PlayerView, View
+from i18n import N_, _, _n
 
 from .fonts import clean
 
 PHASES: dict[str, str] = {
-    "setup": "Setup: placing castles",
-    "politics": "Political round",
-    "relocation": "Relocation",
-    "demolition": "Demolition",
-    "feeding": "Feeding",
-    "over": "Game over",
+    "setup": N_("Setup: placing castles"),
+    "politics": N_("Political round"),
+    "relocation": N_("Relocation"),
+    "demolition": N_("Demolition"),
+    "feeding": N_("Feeding"),
+    "over": N_("Game over"),
 }
+"""Each phase's title (translate with ``_``)."""
+
+
+def term(word: str) -> str:
+    """A game term (a building, a service, a terrain: `engine.words.TERMS`) in the language spoken."""
+    return _(word)
+
+
+def capital(text: str) -> str:
+    """``text`` with its first letter in upper case (``farm``: ``Farm``)."""
+    return text[:1].upper() + text[1:]
+
+
+def listing(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
+
+
+def either(items: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{items} or {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
 def name(p: PlayerView) -> str:
     """The player's name in characters the font has (the seat number if none are left)."""
     s = clean(p.name).strip()
-    return s if s.strip("?") else f"Player {p.seat + 1}"
+    return s if s.strip("?") else _("Player {number}", number=p.seat + 1)
 
 
 def tags(players: list[PlayerView]) -> list[str]:
@@ -38,23 +70,26 @@ def city_names(view: View) -> dict[str, str]:
 
 
 def decision_text(view: View) -> list[tuple[int, str]]:
-    """(seat, what they must do) for every pending decision, one line per seat and kind."""
+    """(seat, what they must do) for every pending decision, one line per seat and kind: what
+    follows the player's name after "Waiting for" (``Ann`` ``to play``)."""
     cities = city_names(view)
     out: list[tuple[int, str]] = []
     for d in view.decisions:
         city = cities.get(d.city or "", d.city or "")
         if d.kind == "turn":
-            s = "to play"
+            s = _("to play")
         elif d.kind == "castle":
-            s = "to place a castle"
+            s = _("to place a castle")
         elif d.kind == "prefer":
-            s = f"to choose {' or '.join(d.services)} for {city}"
+            s = _(
+                "to choose {services} for {city}", services=either([term(v) for v in d.services]), city=city
+            )
         elif d.kind == "demolish":
-            s = f"to demolish {d.count} in {city}"
+            s = _("to demolish {count} in {city}", count=d.count, city=city)
         elif d.kind == "first":
-            s = "to choose which city takes first in relocation"
+            s = _("to choose which city takes first in relocation")
         else:
-            s = f"to send away {d.count} hungry citizen{'s' if d.count != 1 else ''}"
+            s = _n("to send away {count} hungry citizen", "to send away {count} hungry citizens", d.count)
         if (d.seat, s) not in out:
             out.append((d.seat, s))
     return out

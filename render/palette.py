@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from i18n import N_
+
 RGB = tuple[int, int, int]
 RGBA = tuple[int, int, int, int]
 
@@ -41,7 +43,8 @@ PLAYER: tuple[RGB, ...] = (
     (0, 158, 115),  # bluish green
     (204, 121, 167),  # reddish purple
 )
-PLAYER_NAMES: tuple[str, ...] = ("orange", "sky blue", "yellow", "green", "purple")
+PLAYER_NAMES: tuple[str, ...] = (N_("orange"), N_("sky blue"), N_("yellow"), N_("green"), N_("purple"))
+"""Each seat's colour in words (in the alt texts; translate with ``_``)."""
 PATTERN: tuple[str, ...] = ("plain", "stripes", "dots", "checks", "rings")
 """The pattern printed on each seat's pieces (the second cue besides the colour)."""
 

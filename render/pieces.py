@@ -10,7 +10,7 @@ from engine.views import CityView, View
 from . import fonts, sprites
 from .badges import citizens_tag, place_badges
 from .geometry import Geometry
-from .icons import CAPTIONS
+from .icons import caption
 from .palette import INK, SERVICE, SERVICE_EDGE, player
 
 SERVICES = ("culture", "education", "health")
@@ -69,7 +69,7 @@ def _markers(img: Image.Image, g: Geometry, c: CityView, detail: bool) -> None:
             continue
         x, y = g.center(b.hex)
         if detail:
-            word = CAPTIONS[b.kind]
+            word = caption(b.kind)
             label = sprites.caption(word, r, sprites.caption_size(word, r))
             sprites.paste(img, label, (x, y + r * sprites.CAPTION_Y))
         if b.harvest:

@@ -15,6 +15,7 @@ from PIL import Image
 
 from engine.board import PLAYABLE_ZONES
 from engine.components import POLITICS_TITLES
+from i18n import speaking
 
 from . import palette as pal
 from . import sprites
@@ -58,7 +59,8 @@ def palette_image() -> Image.Image:
     pieces = [sprites.castle_tile(s, "A", g.radius) for s in range(len(pal.PLAYER))]
     pieces += [sprites.building(k, s, g.radius) for k in ICONS for s in range(len(pal.PLAYER))]
     pieces += [sprites.ring(g.radius)]
-    pieces += [card_sprite(card, width) for card in POLITICS_TITLES]
+    with speaking("en"):  # the same palette whichever language draws first
+        pieces += [card_sprite(card, width) for card in POLITICS_TITLES]
     below = [sheet(pieces, width), swatches(key_colours(), width)]
     y = len(samples) * g.board_height
     ref = Image.new("RGB", (width, y + sum(part.height for part in below)), pal.PANEL)

@@ -4,6 +4,7 @@ labels, city badges, building names) and the table. Each comes with its alt text
 
 Every text of these pictures is drawn at least 1/36 of the picture's width (each picture is
 drawn inside `fonts.picture`), which is 10 dp on a phone that shows the picture 360 dp wide.
+Every word on them and in their alt texts is in the language asked for (the game's).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from PIL import Image
 
 from engine.views import View
+from i18n import speaking
 
 from . import alt, encode
 from .closeup import closeup_regions, draw_closeup
@@ -30,17 +32,24 @@ def _png(img: Image.Image) -> bytes:
 
 
 def render_post(
-    view: View, *, highlight: Sequence[str] = (), last_move: str = "", focus: int | None = None
+    view: View,
+    *,
+    highlight: Sequence[str] = (),
+    last_move: str = "",
+    focus: int | None = None,
+    lang: str = "en",
 ) -> list[PictureData]:
     """The post's pictures as (file name, PNG, alt text), in the order a phone shows them.
 
     ``highlight``: the last move's hexes (ringed; the first close-up frames them); ``last_move``:
-    the move in words, for the alt text; ``focus``: the seat that acts next (a close-up of its
-    cities)."""
+    the move in words, for the alt text (already in ``lang``); ``focus``: the seat that acts
+    next (a close-up of its cities); ``lang``: the language of every word drawn and written (a
+    code: the renderer may run in another process, so the caller's language is not assumed)."""
     lit = [h.strip().upper() for h in highlight]
-    drawn = [("board.png", draw_overview(view, lit, WIDTH), alt.alt_overview(view, last_move))]
-    for k, region in enumerate(closeup_regions(view, lit, focus)):
-        closeup = draw_closeup(view, region, lit, WIDTH)
-        drawn.append((f"closeup-{k + 1}.png", closeup, alt.alt_closeup(view, region.title, region.hexes)))
-    drawn.append(("table.png", draw_sheet(view, WIDTH), alt.alt_sheet(view)))
+    with speaking(lang):
+        drawn = [("board.png", draw_overview(view, lit, WIDTH), alt.alt_overview(view, last_move))]
+        for k, region in enumerate(closeup_regions(view, lit, focus)):
+            closeup = draw_closeup(view, region, lit, WIDTH)
+            drawn.append((f"closeup-{k + 1}.png", closeup, alt.alt_closeup(view, region.title, region.hexes)))
+        drawn.append(("table.png", draw_sheet(view, WIDTH), alt.alt_sheet(view)))
     return [(name, _png(img), text) for name, img, text in drawn]

@@ -3,7 +3,8 @@ the end of each year, each drawn from the spectator view (``game.view(None)``) o
 the game's record reaches at that moment, never from the full state.
 
 `animation(record)` replays the record move by move and returns the GIF, under `MAX_BYTES`
-(it draws smaller frames if it has to). `frames(record)` gives the captioned views.
+(it draws smaller frames if it has to), its captions and boards in the language asked for.
+`frames(record)` gives the captioned views.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from typing import Any
 from PIL import Image
 
 from engine import Game, Record, View
+from i18n import _, speaking
 
+from . import fonts
 from .compose import render_board
-from .fonts import clean, text
 from .palette import BACKGROUND, PAPER
 
 Stage = tuple[int, str, int]
@@ -53,18 +55,30 @@ def _stage(view: View) -> Stage:
 
 def frames(record: Record | dict[str, Any]) -> list[tuple[str, View]]:
     """The captioned spectator views: after the move that ends each political round, and after
-    the move that ends each year (both, when one move ends the last round and the year)."""
+    the move that ends each year (both, when one move ends the last round and the year); the
+    captions in the language spoken."""
+    return [(caption, view) for caption, view, _end in _frames(record)]
+
+
+def _frames(record: Record | dict[str, Any]) -> list[tuple[str, View, bool]]:
+    """`frames`, each marked whether it ends a year."""
     rec = Record.model_validate(record)
     before = _stage(Game.new(rec.players, rec.seed, rec.setup).view(None))
-    found: list[tuple[str, View]] = []
+    found: list[tuple[str, View, bool]] = []
     for game in positions(rec):
         view = game.view(None)
         now = _stage(view)
         year, phase, rnd = before
         if phase == "politics" and now != before:
-            found.append((f"Year {year}, end of political round {rnd}", view))
+            found.append(
+                (_("Year {year}, end of political round {round}", year=year, round=rnd), view, False)
+            )
         if phase not in ("setup", "over") and (now[0] != year or now[1] == "over"):
-            found.append((f"End of year {year}" + (": final scores" if now[1] == "over" else ""), view))
+            if now[1] == "over":
+                caption = _("End of year {year}: final scores", year=year)
+            else:
+                caption = _("End of year {year}", year=year)
+            found.append((caption, view, True))
         before = now
     return found
 
@@ -74,7 +88,8 @@ def _frame(png: bytes, caption: str) -> Image.Image:
     board = Image.open(io.BytesIO(png)).convert("RGB")
     img = Image.new("RGB", (board.width, board.height + CAPTION_HEIGHT), BACKGROUND)
     img.paste(board, (0, CAPTION_HEIGHT))
-    text(img, (10, CAPTION_HEIGHT // 2), clean(caption), 18, PAPER, anchor="lm", bold=True)
+    shown = fonts.shorten(caption, 18, board.width - 20)
+    fonts.text(img, (10, CAPTION_HEIGHT // 2), shown, 18, PAPER, anchor="lm", bold=True)
     return img.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
 
 
@@ -87,18 +102,20 @@ def _gif(images: list[Image.Image], durations: list[int]) -> bytes:
 
 
 def animation(
-    record: Record | dict[str, Any], renderer: Callable[..., bytes] = render_board
+    record: Record | dict[str, Any], renderer: Callable[..., bytes] = render_board, lang: str = "en"
 ) -> tuple[bytes, int]:
     """The GIF of a game (``renderer`` draws a view as a PNG, like `render_board`) and its number
-    of frames; ValueError when the record has no frame to show."""
-    shown = frames(record)
+    of frames, in language ``lang`` (captions and boards); ValueError when the record has no
+    frame to show."""
+    with speaking(lang):
+        shown = _frames(record)
     if not shown:
         raise ValueError("the record ends before the first political round does")
-    durations = [YEAR_MS if c.startswith("End") else ROUND_MS for c, _ in shown]
+    durations = [YEAR_MS if end else ROUND_MS for _c, _v, end in shown]
     durations[-1] = LAST_MS
     data = b""
     for width in WIDTHS:
-        images = [_frame(renderer(v, highlight=[], width=width), c) for c, v in shown]
+        images = [_frame(renderer(v, highlight=[], width=width, lang=lang), c) for c, v, _end in shown]
         data = _gif(images, durations)
         if len(data) <= MAX_BYTES:
             break

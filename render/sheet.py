@@ -15,9 +15,10 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from engine.views import PlayerView, View
+from i18n import _, _n
 
 from . import cards, fonts, sprites
-from .naming import name
+from .naming import name, term
 from .naming import tags as player_tags
 from .palette import (
     GOLD,
@@ -49,7 +50,9 @@ from .table import (
     lines_height,
     player_chips,
     result_text,
+    start_text,
     title,
+    viewer_text,
     waiting_pieces,
     word,
     words,
@@ -118,9 +121,8 @@ def header_lines(view: View, s: Scale) -> list[Line]:
     small = s.font(32)
     sub = []
     if view.phase != "setup":
-        sub += words(f"Start player: {name(view.players[view.start_player])}", small, light, room=s.room)
-    viewer = "Spectator view" if view.viewer is None else f"{name(view.players[view.viewer])}'s view"
-    sub += words(viewer, small, (190, 190, 190), space=small * 1.2, room=s.room)
+        sub += words(start_text(view), small, light, room=s.room)
+    sub += words(viewer_text(view), small, (190, 190, 190), space=small * 1.2, room=s.room)
     pieces += [_new_line(sub[0]), *sub[1:]]
     body = s.font(34)
     if view.phase == "over":
@@ -195,9 +197,10 @@ def _group(pieces: list[Piece], space: float) -> Piece:
     return Piece(text, x, max(p.height for p in pieces), draw, space)
 
 
-def _count(n: int, noun: str, size: int, ink: RGB, space: float = 0.0) -> list[Piece]:
-    """A number in bold and what it counts: ``3 gold``."""
-    return [word(str(n), size, ink, bold=True, space=space), word(noun, size, ink)]
+def _count(n: int, said: str, size: int, ink: RGB, space: float = 0.0) -> list[Piece]:
+    """A number and what it counts, ``said`` (``3 gold``), its number in bold."""
+    out = [word(w, size, ink, bold=w == str(n)) for w in said.split()]
+    return [replace(out[0], space=space), *out[1:]] if out else out
 
 
 def player_lines(view: View, p: PlayerView, s: Scale, room: float) -> list[Line]:
@@ -214,16 +217,19 @@ def player_lines(view: View, p: PlayerView, s: Scale, room: float) -> list[Line]
     def gold_disc(img: Image.Image, x: float, mid: float) -> None:
         sprites.paste(img, sprites.disc(GOLD, GOLD_DARK, coin), (x + coin / 2, mid))
 
-    gold = _group([_icon("", coin, coin, gold_disc), *_count(p.gold, "gold", size, INK, s.px(8))], 0)
+    gold_said = _n("{count} gold", "{count} gold", p.gold)
+    gold = _group([_icon("", coin, coin, gold_disc), *_count(p.gold, gold_said, size, INK, s.px(8))], 0)
     short = p.citizens - p.food
     food_ink = WARNING if short > 0 else INK
+    food_said = _n("{count} food", "{count} food", p.food)
+    citizens_said = _n("{count} citizen", "{count} citizens", p.citizens)
     second: list[Piece] = [
         _new_line(gold),
-        _group(_count(p.food, "food", size, food_ink), gap),
-        _group(_count(p.citizens, "citizens", size, food_ink), gap),
+        _group(_count(p.food, food_said, size, food_ink), gap),
+        _group(_count(p.citizens, citizens_said, size, food_ink), gap),
     ]
     if short > 0:
-        second.append(word(f"({short} short)", size, WARNING, bold=True))
+        second.append(word(_("({count} short)", count=short), size, WARNING, bold=True))
     cw, ch, step = s.px(26), s.px(36), s.px(34)
 
     def action(img: Image.Image, x: float, mid: float) -> None:
@@ -237,14 +243,14 @@ def player_lines(view: View, p: PlayerView, s: Scale, room: float) -> list[Line]
     tight = s.px(10)
     cards_left = _icon(f"{p.action_cards} of 3", 2 * step + cw, ch, action, tight)
     notables_left = _icon(f"{p.notables} of 4", 3 * pstep + pawn, pawn, notables, tight)
-    castles = [*words("castles left", small, INK_SOFT), word(str(p.castles_left), small, INK, bold=True)]
+    castles = [*words(_("castles left"), small, INK_SOFT), word(str(p.castles_left), small, INK, bold=True)]
     third = [
-        _new_line(_group([word("cards", small, INK_SOFT), cards_left], 0)),
-        _group([word("notables", small, INK_SOFT), notables_left], gap),
+        _new_line(_group([word(_("cards"), small, INK_SOFT), cards_left], 0)),
+        _group([word(_("notables"), small, INK_SOFT), notables_left], gap),
         _group(castles, gap),
     ]
     cities = [word(c, small, INK, space=s.px(30)) for c in city_labels(p)] or [
-        word("no city", small, INK_SOFT)
+        word(_("no city"), small, INK_SOFT)
     ]
     cities[0] = _new_line(cities[0])
     return flow([*first, *second, *third, *cities], room)
@@ -285,7 +291,7 @@ def _heading(text: str, s: Scale, note: str = "") -> list[Line]:
 
 def politics_block(view: View, s: Scale) -> Block:
     """The face-up politics cards, three to a row, with the draw pile and discard counts."""
-    head = _heading("Politics cards", s, f"draw pile {view.politics_pile}, discard {view.politics_discard}")
+    head = _heading(_("Politics cards"), s, cards.piles(view))
     head_h = round(lines_height(head)) + s.px(8)
     gap = s.px(14)
     per_row = 3
@@ -311,11 +317,11 @@ def voice_block(view: View, s: Scale) -> Block:
     """The four voice cards (backs for the hidden ones, the viewer's own peeks) and the tally."""
     if view.phase == "setup":
         # No voice yet: the four cards are drawn when year 1 begins.
-        note = _heading("Voice of the people", s, "drawn when year 1 begins")
+        note = _heading(_("Voice of the people"), s, _("drawn when year 1 begins"))
         return Block(
             round(lines_height(note)) + s.px(16), lambda img, top: _draw_at(img, note, s.margin, top)
         )
-    head = _heading("Voice of the people", s)
+    head = _heading(_("Voice of the people"), s)
     head_h = round(lines_height(head)) + s.px(8)
     cw, ch, gap = s.px(176), s.px(196), s.px(14)
     size = s.font(30)
@@ -333,13 +339,18 @@ def voice_block(view: View, s: Scale) -> Block:
             seen = view.peek[k] if k < len(view.peek) else None
             cards.voice_card(img, box, view.voice[k], seen, unit, size, upper=False)
         if view.voice_result:
-            fonts.text(img, (side_x, y + size * 0.7), "The voice is", size, INK_SOFT, anchor="lm")
+            room = s.width - s.margin - side_x
+            said = _("The voice is")
+            fonts.text(
+                img, (side_x, y + size * 0.7), fonts.shorten(said, size, room), size, INK_SOFT, anchor="lm"
+            )
             for k, v in enumerate(view.voice_result):
                 cy = y + size * (2.1 + 1.4 * k)
                 tally = (side_x, cy - size * 0.6, s.width - s.margin, cy + size * 0.6)
                 sprites.rounded(img, tally, s.px(8), SERVICE[v], INK, s.px(2))
                 mid = ((tally[0] + tally[2]) / 2, cy + 1)
-                fonts.text(img, mid, v, size, SERVICE_TEXT[v], anchor="mm", bold=True)
+                label = fonts.shorten(term(v), size, room - s.px(8))
+                fonts.text(img, mid, label, size, SERVICE_TEXT[v], anchor="mm", bold=True)
 
     return Block(head_h + h + s.px(24), draw)
 
@@ -347,8 +358,8 @@ def voice_block(view: View, s: Scale) -> Block:
 def supply_block(view: View, s: Scale) -> Block:
     """What is left in the supply: citizens and each token stack (red when 3 or fewer)."""
     size = s.font(30)
-    items = [("citizens", view.supply.citizens), *view.supply.tokens.items()]
-    pieces = words("Supply", s.font(38), INK, bold=True)
+    items = cards.supply_items(view)
+    pieces = words(_("Supply"), s.font(38), INK, bold=True)
     for k, (label, n) in enumerate(items):
         low = n <= 3
         group = _group(
@@ -373,21 +384,29 @@ def final_lines(view: View, s: Scale, room: float) -> list[list[Line]]:
     for rank, (seat, cit, bonus, hunger, total, gold) in enumerate(score_rows(view), start=1):
         nm = fonts.shorten(name(view.players[seat]), big, room * 0.6)
         head = [word(f"{rank}.", big, INK, bold=True), word(nm, big, INK, bold=True)]
-        head.append(word(f"{total} VP", big, INK, bold=True, space=s.px(30)))
+        head.append(word(_("{count} VP", count=total), big, INK, bold=True, space=s.px(30)))
         if seat in winners:
-            head.append(chip("WINNER", small, GOLD_DARK, (255, 255, 255)))
-        parts = words(
-            f"{cit} citizens + {bonus} for complete cities - {hunger} for hunger; {gold} gold",
-            small,
-            INK_SOFT,
-        )
+            head.append(chip(_("WINNER"), small, GOLD_DARK, (255, 255, 255)))
+        parts = words(breakdown(cit, bonus, hunger, gold), small, INK_SOFT)
         out.append(flow([*head, _new_line(parts[0]), *parts[1:]], room))
     return out
 
 
+def breakdown(citizens: int, bonus: int, hunger: int, gold: int) -> str:
+    """A final score's breakdown: ``12 citizens + 3 for complete cities - 0 for hunger; 9 gold``."""
+    return _n(
+        "{count} citizen + {bonus} for complete cities - {hunger} for hunger; {gold} gold",
+        "{count} citizens + {bonus} for complete cities - {hunger} for hunger; {gold} gold",
+        citizens,
+        bonus=bonus,
+        hunger=hunger,
+        gold=gold,
+    )
+
+
 def final_block(view: View, tags: list[str], s: Scale) -> Block:
     """The final scores, best first, each with its breakdown."""
-    head = _heading("Final scores", s)
+    head = _heading(_("Final scores"), s)
     head_h = round(lines_height(head)) + s.px(8)
     side = s.px(64)
     x0 = s.margin + side + s.px(16)

@@ -12,10 +12,11 @@ from dataclasses import dataclass, replace
 from PIL import Image, ImageDraw
 
 from engine.views import PlayerView, View
+from i18n import _
 
 from . import fonts, sprites
 from .geometry import Geometry
-from .naming import PHASES, decision_text, name
+from .naming import PHASES, decision_text, listing, name
 from .palette import (
     GOLD,
     GOLD_DARK,
@@ -50,13 +51,12 @@ def players_height(g: Geometry, view: View) -> int:
 def title(view: View) -> str:
     """Year and phase, e.g. ``Year 3 of 6 - Political round 2 of 5``."""
     if view.phase == "over":
-        return "Game over - final scores"
+        return _("Game over - final scores")
     if view.phase == "setup":
-        return PHASES["setup"]
-    phase = PHASES[view.phase]
+        return _(PHASES[view.phase])
     if view.phase == "politics":
-        phase += f" {view.round} of 5"
-    return f"Year {view.year} of 6  -  {phase}"
+        return _("Year {year} of 6  -  Political round {round} of 5", year=view.year, round=view.round)
+    return _("Year {year} of 6  -  {phase}", year=view.year, phase=_(PHASES[view.phase]))
 
 
 def draw_status(img: Image.Image, g: Geometry, view: View, tags: list[str], top: int) -> None:
@@ -68,10 +68,9 @@ def draw_status(img: Image.Image, g: Geometry, view: View, tags: list[str], top:
     fonts.text(d, (px(24), top + px(28)), head, px(38), (255, 255, 255), anchor="lm", bold=True)
     if view.phase != "setup":
         room = g.width - px(72) - fonts.width(head, px(38), bold=True)
-        s = fonts.shorten(f"Start player: {name(view.players[view.start_player])}", px(28), room)
+        s = fonts.shorten(start_text(view), px(28), room)
         fonts.text(d, (g.width - px(24), top + px(28)), s, px(28), (220, 220, 220), anchor="rm")
-    viewer = "Spectator view" if view.viewer is None else f"{name(view.players[view.viewer])}'s view"
-    viewer = fonts.shorten(viewer, px(24), px(300))
+    viewer = fonts.shorten(viewer_text(view), px(24), px(300))
     fonts.text(d, (g.width - px(24), top + px(72)), viewer, px(24), (170, 170, 170), anchor="rm")
     y = top + px(72)
     room = g.width - px(72) - fonts.width(viewer, px(24))
@@ -95,7 +94,7 @@ def _waiting_line(view: View, g: Geometry, room: float) -> list[Line]:
     lines = flow(waiting_pieces(view, px(22), (220, 220, 220), 1, room=room), room)
     first = lines[0]
     if len(lines) > 1:
-        at, _ = first[-1]
+        at, _last = first[-1]
         first = [*first[:-1], (at, word("...", px(22), (255, 255, 255)))]
     return [first]
 
@@ -105,17 +104,27 @@ def draw_players(img: Image.Image, g: Geometry, view: View, tags: list[str], top
     d = ImageDraw.Draw(img)
     px = g.px
     heads = [
-        (COL_GOLD, "Gold"),
-        (COL_FOOD, "Food / citizens"),
-        (COL_ACTIONS, "Action cards"),
-        (COL_NOTABLES, "Notables"),
-        (COL_CASTLES, "Castles"),
+        (COL_GOLD, _("Gold")),
+        (COL_FOOD, _("Food / citizens")),
+        (COL_ACTIONS, _("Action cards")),
+        (COL_NOTABLES, _("Notables")),
+        (COL_CASTLES, _("Castles")),
     ]
     if view.scores is not None:
-        heads.append((COL_LAST, "Score"))
-    fonts.text(d, (px(24), top + px(HEAD_H) / 2), "Players", px(26), INK_SOFT, anchor="lm", bold=True)
-    for x, s in heads:
-        fonts.text(d, (px(x), top + px(HEAD_H) / 2), s, px(22), INK_SOFT, anchor="lm")
+        heads.append((COL_LAST, _("Score")))
+    fonts.text(d, (px(24), top + px(HEAD_H) / 2), _("Players"), px(26), INK_SOFT, anchor="lm", bold=True)
+    ends = [x for x, _s in heads[1:]] + [COL_LAST + 110]
+    for (x, s), end in zip(heads, ends, strict=True):
+        # A heading longer than its column (in a long language) is drawn smaller, never over the next.
+        size = fonts.fit(s, px(22), px(end - x - 12), smallest=px(16))
+        fonts.text(
+            d,
+            (px(x), top + px(HEAD_H) / 2),
+            fonts.shorten(s, size, px(end - x - 12)),
+            size,
+            INK_SOFT,
+            anchor="lm",
+        )
     y = top + px(HEAD_H)
     pending = set(view.pending)
     for p in view.players:
@@ -168,10 +177,15 @@ def _player_row(
     if short:
         sx = px(COL_FOOD) + fonts.width(food, px(34), True) + px(8)
         fonts.text(d, (sx, mid - px(10)), f"{p.citizens - p.food}", px(22), WARNING, anchor="lm", bold=True)
-        fonts.text(d, (sx, mid + px(11)), "short", px(22), WARNING, anchor="lm", bold=True)
+        room = px(COL_ACTIONS - 8) - sx
+        said = _("short")
+        size = fonts.fit(said, px(22), room, bold=True, smallest=px(15))
+        fonts.text(
+            d, (sx, mid + px(11)), fonts.shorten(said, size, room), size, WARNING, anchor="lm", bold=True
+        )
     draw_action_cards(img, p, px(COL_ACTIONS), mid, px(30), px(44), px(40))
     draw_notables(img, p, px(COL_NOTABLES), mid, px(40), px(36))
-    fonts.text(d, (px(COL_CASTLES), mid), f"{p.castles_left} left", px(28), INK, anchor="lm")
+    fonts.text(d, (px(COL_CASTLES), mid), _("{count} left", count=p.castles_left), px(28), INK, anchor="lm")
     last = px(COL_LAST)
     hunger = hunger_label(p)
     if view.scores is not None:
@@ -185,7 +199,7 @@ def _player_row(
 def poster_cities(p: PlayerView, g: Geometry) -> list[str]:
     """The player's cities for the poster's row: one line, or two when they do not fit in one."""
     room = g.px(COL_GOLD - 110)
-    labels = city_labels(p) or ["no city"]
+    labels = city_labels(p) or [_("no city")]
     for size, lines in ((g.px(20), 1), (g.px(19), 2)):
         laid = flow([word(c, size, INK, space=size * 0.8) for c in labels], room)
         if len(laid) <= lines:
@@ -232,9 +246,11 @@ def words(
     text: str, size: int, fill: RGB, bold: bool = False, space: float | None = None, room: float | None = None
 ) -> list[Piece]:
     """``text`` as one piece per word (each cut to ``room`` px if given); the first is ``space``
-    away from what comes before."""
+    away from what comes before. Words are split at spaces only: a no-break space (U+00A0, as
+    French puts before ``:`` and ``;``, or between a number and its unit) keeps its words on
+    one line."""
     cut = (lambda w: fonts.shorten(w, size, room - 2)) if room is not None else (lambda w: w)
-    out = [word(cut(w), size, fill, bold) for w in text.split()]
+    out = [word(cut(w), size, fill, bold) for w in text.split(" ") if w]
     if out and space is not None:
         out[0] = replace(out[0], space=space)
     return out
@@ -316,7 +332,7 @@ def waiting_pieces(
     waits = decision_text(view)
     shown = waits if decisions is None else waits[:decisions]
     apart = each_line and len(shown) > 1
-    out = words("Waiting for:" if apart else "Waiting for", size, ink)
+    out = words(_("Waiting for:") if apart else _("Waiting for"), size, ink)
     for k, (seat, what) in enumerate(shown):
         colour = player(seat)
         who = fonts.shorten(name(view.players[seat]), size, room / 2)
@@ -325,32 +341,44 @@ def waiting_pieces(
         after = words(what, size, (255, 255, 255), space=size * 0.35, room=room)
         out += [replace(after[0], glue=True), *after[1:]]
     if len(shown) < len(waits):
-        out += words(f"+{len(waits) - len(shown)} more", size, ink, space=size * 0.8)
+        out += words(_("+{count} more", count=len(waits) - len(shown)), size, ink, space=size * 0.8)
     return out
 
 
 def result_text(view: View) -> str:
     """Who won, e.g. ``Winner: Ann`` or ``Shared win: Ann and Bob``."""
     win = view.winners or []
-    who = " and ".join(name(view.players[s]) for s in win)
-    return f"{'Winner' if len(win) == 1 else 'Shared win'}: {who}"
+    who = listing([name(view.players[s]) for s in win])
+    return _("Winner: {name}", name=who) if len(win) == 1 else _("Shared win: {names}", names=who)
+
+
+def start_text(view: View) -> str:
+    """``Start player: Ann``."""
+    return _("Start player: {name}", name=name(view.players[view.start_player]))
+
+
+def viewer_text(view: View) -> str:
+    """Whose view the picture shows: ``Ann's view`` or ``Spectator view``."""
+    if view.viewer is None:
+        return _("Spectator view")
+    return _("{name}'s view", name=name(view.players[view.viewer]))
 
 
 def player_chips(view: View, p: PlayerView) -> list[tuple[str, RGB, RGB]]:
     """The labels by a player's name: START, TO ACT (text, fill, ink)."""
     out: list[tuple[str, RGB, RGB]] = []
     if p.seat == view.start_player and view.phase != "setup":
-        out.append(("START", INK, (255, 255, 255)))
+        out.append((_("START"), INK, (255, 255, 255)))
     if p.seat in view.pending:
-        out.append(("TO ACT", HIGHLIGHT, (255, 255, 255)))
+        out.append((_("TO ACT"), HIGHLIGHT, (255, 255, 255)))
     return out
 
 
 def hunger_label(p: PlayerView) -> str | None:
     """``-2 VP`` for points lost to hunger, ``HUNGER`` for a hungry player, else None."""
     if p.hunger_vp:
-        return f"-{p.hunger_vp} VP"
-    return "HUNGER" if p.hunger else None
+        return _("-{count} VP", count=p.hunger_vp)
+    return _("HUNGER") if p.hunger else None
 
 
 def city_labels(p: PlayerView) -> list[str]:

@@ -13,7 +13,7 @@ from .cards import card_sprite
 from .closeup import closeup_regions, draw_closeup
 from .compose import render_board
 from .geometry import PHONE_WIDTH, REF_WIDTH, geometry
-from .icons import CAPTIONS, ICONS
+from .icons import ICONS, caption
 from .landscape import hex_sprite, label_size, path_tile
 from .overview import draw_overview
 from .palette import INK, PLAYER
@@ -75,7 +75,7 @@ def warm_phone(width: int = PHONE_WIDTH) -> None:
             hex_sprite(False, r)
         r = near.radius
         for kind in ICONS:
-            word = CAPTIONS[kind]
+            word = caption(kind)
             sprites.caption(word, r, sprites.caption_size(word, r))
         scratch = Image.new("RGB", (4 * round(r), 2 * round(r)))
         for label in BOARD.labels:

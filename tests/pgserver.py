@@ -20,7 +20,7 @@ import pwd
 import shutil
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 import asyncpg
@@ -75,14 +75,15 @@ class PgServer:
             self._as = [shutil.which("runuser") or "runuser", "-u", RUN_AS, "--"]
 
     @classmethod
-    def start(cls) -> PgServer:
-        """Create the cluster and start it (about a second); stop it with `stop`."""
+    def start(cls, settings: Mapping[str, str] = SETTINGS) -> PgServer:
+        """Create the cluster and start it (about a second) with ``settings`` (the server's
+        ``-c`` options; the default trades durability for speed); stop it with `stop`."""
         initdb, pg_ctl = binary("initdb"), binary("pg_ctl")
         server = cls(Path(tempfile.mkdtemp(prefix="citta-pg-")))
         try:
             server._run(initdb, "-D", str(server.data), "-U", USER, "--auth=trust", "-E", "UTF8",
                         "--locale=C", "--no-sync")  # fmt: skip
-            options = " ".join(f"-c {k}={v}" for k, v in SETTINGS.items())
+            options = " ".join(f"-c {k}={v}" for k, v in settings.items())
             server._run(pg_ctl, "-D", str(server.data), "-l", str(server.log), "-w", "-t", "60",
                         "-o", f"-k {server.root} {options}", "start")  # fmt: skip
         except BaseException:

@@ -147,7 +147,7 @@ async def test_ending_a_vacation_early_gives_back_the_unused_days_and_restarts_t
     await table.svc.vacation(user, channel=CHANNEL, days=10)
     table.clock.now = MIDNIGHT + 24 * HOUR
     back = await table.svc.vacation(user, channel=CHANNEL, days=0)
-    assert "9 day(s) returned" in back.reply.text
+    assert "9 days returned" in back.reply.text
     with pytest.raises(VacationError, match="not on vacation"):
         await table.svc.vacation(user, channel=CHANNEL, days=0)
     [post] = await table.at(36)  # the clock counts the day before the vacation ended

@@ -156,7 +156,7 @@ async def test_the_undo_message_names_the_computers_answers_taken_back_with_the_
         batch = (await svc.storage.moves(row.id))[-2:]
         if len(batch) == 2 and batch[1].auto and not any(m.reveals for m in batch):
             undone = await svc.undo(ANN.id, channel=CHANNEL)
-            assert undone.announcement is not None and "the bot's 1 answer(s)" in undone.announcement.text
+            assert undone.announcement is not None and "(and the bot's 1 answer)" in undone.announcement.text
             assert (await current(svc)).snapshot() == before
             break
     else:

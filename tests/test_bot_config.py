@@ -163,3 +163,40 @@ def test_a_read_only_database_file_says_whom_to_give_write_access() -> None:
     finally:
         folder.chmod(0o755)
         shutil.rmtree(folder)
+
+
+def test_shards_come_as_a_count_and_ids_or_ranges() -> None:
+    base = {"DISCORD_TOKEN": "t"}
+    unset = load_settings(base, env_file=None)
+    assert (unset.shard_count, unset.shard_ids) == (None, None), "unset: discord.py decides, in one process"
+    s = load_settings(base | {"CITTA_SHARD_COUNT": "4", "CITTA_SHARD_IDS": "0-1, 3"}, env_file=None)
+    assert (s.shard_count, s.shard_ids) == (4, (0, 1, 3))
+    s = load_settings(base | {"CITTA_SHARD_COUNT": "2", "CITTA_SHARD_IDS": "1,1"}, env_file=None)
+    assert (s.shard_count, s.shard_ids) == (2, (1,))
+    s = load_settings(base | {"CITTA_SHARD_COUNT": "3"}, env_file=None)
+    assert (s.shard_count, s.shard_ids) == (3, None), "a count alone: every shard in this process"
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "message"),
+    [
+        ("", "0-1", r"CITTA_SHARD_IDS=0-1 needs CITTA_SHARD_COUNT"),
+        ("two", "", r"CITTA_SHARD_COUNT must be a whole number of shards, 1 or more, not 'two'"),
+        ("0", "", r"CITTA_SHARD_COUNT must be a whole number .* not '0'"),
+        ("2", "0,2", r"names shard 2, but with CITTA_SHARD_COUNT=2 the shard ids run from 0 to 1"),
+        ("4", "1-9", r"names shard 9, .* run from 0 to 3"),
+        ("4", "3-1", r"the range 3-1 runs backwards: write 1-3"),
+        (
+            "4",
+            "0-",
+            r"CITTA_SHARD_IDS=0- is not a list of shard ids: write ids and ranges such as 0-3 or 0,2",
+        ),
+        ("4", "0,,1", r"is not a list of shard ids"),
+        ("4", "-1", r"is not a list of shard ids"),
+    ],
+)
+def test_wrong_shard_settings_say_what_is_wrong_and_what_is_right(count: str, ids: str, message: str) -> None:
+    env = {"DISCORD_TOKEN": "t", "CITTA_SHARD_COUNT": count, "CITTA_SHARD_IDS": ids}
+    with pytest.raises(ConfigError, match=message) as e:
+        load_settings(env, env_file=None)
+    assert "\n" not in str(e.value)

@@ -112,7 +112,9 @@ async def test_the_board_is_rendered_off_the_event_loop_with_the_move_highlighte
 
 
 async def test_a_failing_renderer_still_posts_the_move_without_a_picture(tmp_path: Path) -> None:
-    def broken(view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes:
+    def broken(
+        view: View, *, highlight: list[str] | None = None, width: int = 1400, lang: str = "en"
+    ) -> bytes:
         raise RuntimeError("no fonts")
 
     svc = await CittaService.open(tmp_path / "b.db", renderer=broken, seeds=lambda: SEED)

@@ -39,9 +39,9 @@ async def test_malformed_move_is_refused_with_the_engine_message_and_nothing_cha
     await start_game(svc, 2)
     seat = (await current(svc)).pending_seats()[0]
     before = await _db_state(svc)
-    with pytest.raises(MoveRefused, match="Unknown move 'fly'"):
+    with pytest.raises(MoveRefused, match="Unknown move `fly`"):
         await svc.play(PLAYERS[seat].id, "fly to the moon", channel=CHANNEL)
-    with pytest.raises(MoveRefused, match="not a valid build move"):
+    with pytest.raises(MoveRefused, match="not a valid `build` move"):
         await svc.play(PLAYERS[seat].id, "build farm", channel=CHANNEL)
     assert await _db_state(svc) == before
 

@@ -18,6 +18,7 @@ from bot.storage import ChannelBusy, StorageProtocol, open_storage
 from bot.storage.outbox import MISSING
 from bot.storage.postgres import PostgresStorage
 from bot.storage.rows import FORMER, Clock, GameSettings, MoveRow, Placing, Prefs, Rating, Secret
+from bot.storage.shards import Shards
 
 CHANNEL = 500
 ANN, BOB, CID, DEA = 11, 12, 13, 14
@@ -251,8 +252,12 @@ async def test_clocks_follow_whom_the_game_waits_for(store: StorageProtocol) -> 
     assert await store.clocks(game) == [Clock(game, 0, 20)], "restarted; seat 1's clock dropped"
     assert await commit(store, game, 2, move(3, 0), clocks=None) is not None
     assert await store.clocks(game) == [Clock(game, 0, 20)], "clocks=None leaves them"
-    await store.remind(game, reminded=[0], stalled=[0], posts=[Post(CHANNEL, Message("psst"))], now=30)
-    await store.remind(game, reminded=[0], stalled=[], posts=[], now=40)
+    [read] = await store.clocks(game)
+    assert await store.remind(game, reminded=[read], stalled=[read], posts=[Post(CHANNEL, Message("psst"))],
+                              now=30) is not None  # fmt: skip
+    assert await store.remind(game, reminded=[read], stalled=[], posts=[], now=35) is None, "read before"
+    [read] = await store.clocks(game)
+    assert await store.remind(game, reminded=[read], stalled=[], posts=[], now=40) == []
     assert await store.clocks(game) == [Clock(game, 0, 20, 0, 2, 40, True)]
     assert [c.game for c in await store.clocks()] == [game, later]
     await store.reset_clocks(game, [Clock(game, 0, 50, 7), Clock(game, 1, 50)])
@@ -355,6 +360,131 @@ async def test_a_post_being_stored_is_not_overtaken_by_a_later_one(postgres: str
     assert mine < theirs and [h.id for h in await second.outbox_heads()] == [mine, *elsewhere]
     await first.close()
     await second.close()
+
+
+# --- shards and claims ------------------------------------------------------------------
+
+ON_0, ON_1 = 2 << 22, 1 << 22
+"""Two servers: on shard 0 and on shard 1 of 2 (Discord's formula: (id >> 22) % 2)."""
+ME, YOU = "host shards 0 of 2#me", "host shards 0 of 2#you"
+
+
+async def test_a_process_scans_only_the_games_of_servers_on_its_shards(store: StorageProtocol) -> None:
+    zero = await running_game(store, CHANNEL, guild=ON_0)
+    one = await running_game(store, CHANNEL + 1, guild=ON_1)
+    no_server = await running_game(store, CHANNEL + 2, guild=None)  # type: ignore[arg-type]
+    first, second = Shards(2, (0,)), Shards(2, (1,))
+    assert [g.id for g in await store.active_games(first)] == [zero, no_server], "no server: shard 0"
+    assert [g.id for g in await store.active_games(second)] == [one]
+    assert [g.id for g in await store.active_games()] == [zero, one, no_server]
+    assert [h.channel for h in await store.outbox_heads(second)] == [CHANNEL + 1]
+    assert [h.channel for h in await store.outbox_heads(first)] == [CHANNEL, CHANNEL + 2]
+    for head in await store.outbox_heads():
+        await store.outbox_retry(head.id, 100, f"{MISSING}Send Messages")
+    await store.outbox_unblock(second)
+    assert [(h.channel, h.next_try) for h in await store.outbox_heads()] == [
+        (CHANNEL, 100), (CHANNEL + 1, 0), (CHANNEL + 2, 100)
+    ], "a permission granted on shard 1 wakes its posts only"  # fmt: skip
+    assert await store.claim_clocks(ME, 0, 60, second) == [one]
+    assert await store.claim_clocks(ME, 0, 60, first) == [zero, no_server]
+    for game, guild in ((zero, ON_0), (one, ON_1)):
+        places = [placing(0, "user:1", "A", 1, 1.0)]
+        assert (
+            await commit(store, game, 0, move(1, 0), status="over", placings=places, guild=guild) is not None
+        )
+    assert await store.unreplayed(second) == [one] and await store.unreplayed(first) == [zero]
+    assert await store.unreplayed() == [zero, one]
+
+
+async def test_a_game_s_clock_is_claimed_by_one_process_until_its_claim_expires(
+    store: StorageProtocol,
+) -> None:
+    game = await running_game(store)
+    lobby = await store.create_lobby(
+        guild=1, channel=CHANNEL + 1, host=ANN, host_name="Ann", setup="beginner", players_wanted=None, now=0
+    )
+    await running_game(store, CHANNEL + 2)
+    await store.hold_channel(CHANNEL + 2, "channel deleted", 0)
+    waiting_for_nobody = await running_game(store, CHANNEL + 3)
+    assert await commit(store, waiting_for_nobody, 0, move(1, 0), clocks=[]) is not None
+    assert await store.claim_clocks(ME, 100, 160) == [game], "running, not paused, with clocks"
+    assert await store.claim_clocks(YOU, 159, 219) == [], "held until 160"
+    assert await store.claim_clocks(ME, 120, 180) == [game], "its owner renews it"
+    assert await store.claim_clocks(YOU, 180, 240) == [game], "expired at 180: taken over"
+    await store.release_clocks(ME, [game])
+    assert await store.claim_clocks(ME, 181, 241) == [], "only its owner releases a claim"
+    await store.release_clocks(YOU, [game])
+    assert await store.claim_clocks(ME, 181, 241) == [game]
+    assert lobby not in await store.claim_clocks(ME, 300, 360)
+
+
+async def test_a_channel_s_next_announcement_is_claimed_by_one_process_in_order(
+    store: StorageProtocol,
+) -> None:
+    game = await running_game(store)  # its start post is id 1
+    [second] = await store.enqueue(game, [Post(CHANNEL, Message("second"))], 1)
+    head = await store.outbox_claim(CHANNEL, ME, 10, 70)
+    assert head is not None and head.id == 1 and (head.claimed_by, head.claimed_until) == (ME, 70)
+    assert await store.outbox_claim(CHANNEL, YOU, 69, 129) is None, "held; the post after it waits too"
+    [row] = await store.outbox_heads()
+    assert (row.claimed_by, row.free_at(YOU), row.free_at(ME)) == (ME, 70, 0)
+    assert (await store.outbox_claim(CHANNEL, YOU, 70, 130)).claimed_by == YOU  # type: ignore[union-attr]
+    await store.outbox_retry(1, 200, "503")
+    assert (await store.outbox(1)).claimed_by is None, "a post that waits for a retry is not held"  # type: ignore[union-attr]
+    assert await store.outbox_claim(CHANNEL, ME, 199, 259) is None, "not due yet"
+    assert (await store.outbox_claim(CHANNEL, ME, 200, 260)).id == 1  # type: ignore[union-attr]
+    await store.outbox_sent(1, 77, 201)
+    assert (await store.outbox_claim(CHANNEL, YOU, 201, 261)).id == second, "sent: the next one is free"  # type: ignore[union-attr]
+    assert await store.outbox_claim(CHANNEL + 9, ME, 201, 261) is None, "nothing pending there"
+
+
+async def test_claims_are_released_by_their_owner_or_taken_over_by_its_successor(
+    store: StorageProtocol,
+) -> None:
+    game = await running_game(store)
+    dead, other_slot = "host shards 0 of 2#dead", "other shards 0 of 2#x"
+    assert await store.claim_clocks(dead, 0, 60) == [game]
+    assert await store.outbox_claim(CHANNEL, dead, 0, 60) is not None
+    await store.take_over("host shards 0 of 2x", ME)
+    assert await store.claim_clocks(other_slot, 1, 61) == [], "another slot: still held"
+    await store.take_over("host shards 0 of 2", ME)
+    assert await store.claim_clocks(ME, 1, 61) == [game], "the slot's successor takes over at once"
+    assert (await store.outbox_claim(CHANNEL, ME, 1, 61)).claimed_by == ME  # type: ignore[union-attr]
+    await store.take_over("host shards 0 of 2", ME)
+    assert await store.claim_clocks(YOU, 2, 62) == [], "its own claims stay"
+    await store.release_claims(ME)
+    assert await store.claim_clocks(YOU, 2, 62) == [game]
+    assert (await store.outbox_claim(CHANNEL, YOU, 2, 62)).claimed_by == YOU  # type: ignore[union-attr]
+    await store.outbox_sent(1, 5, 3)
+    await store.release_claims(YOU)
+    await store.take_over("host shards 0 of 2", ME)
+    assert (await store.outbox(1)).claimed_by == YOU, "a sent post keeps who sent it"  # type: ignore[union-attr]
+
+
+async def test_two_processes_claiming_at_once_each_get_different_work(
+    store: StorageProtocol, other: StorageProtocol
+) -> None:
+    games = [await running_game(store, CHANNEL + k) for k in range(6)]
+    for _ in range(3):
+        claims = await asyncio.gather(
+            *(s.claim_clocks(f"p{k}", 0, 60) for k, s in enumerate((store, other) * 2))
+        )
+        assert sorted(g for c in claims for g in c) == games, claims
+        await asyncio.gather(*(s.release_clocks(f"p{k}", games) for k, s in enumerate((store, other) * 2)))
+    heads = await asyncio.gather(
+        *(s.outbox_claim(CHANNEL, f"p{k}", 0, 60) for k, s in enumerate((store, other) * 3))
+    )
+    assert sum(h is not None for h in heads) == 1, heads
+
+
+async def test_a_copy_of_a_vacation_request_applies_once_whenever_it_reads(store: StorageProtocol) -> None:
+    game = await running_game(store)
+    kw: dict[str, Any] = dict(used=3, year=0, shift=100)
+    assert await store.set_vacation(game, 0, until=500, was=None, request=7, **kw)
+    assert not await store.set_vacation(game, 0, until=800, was=500, request=7, **kw), "read after it applied"
+    assert (await store.seats(game))[0].vacation_request == 7
+    assert await store.set_vacation(game, 0, until=800, was=500, request=8, **kw), "a new request"
+    assert await store.clocks(game) == [Clock(game, 0, 0, 200)]
 
 
 # --- the history ------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from test_bot_support import (
 
 from bot.results import Message, Post
 from bot.storage import StorageProtocol, open_storage
-from bot.storage.copy import main
+from bot.storage.copy import ORDER, main
 
 
 async def a_lived_in_database(path: Path) -> None:
@@ -140,3 +140,26 @@ def test_wrong_arguments_are_refused(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main([str(tmp_path / "missing.db"), "postgresql://citta@db/citta"]) == 1
     err = capsys.readouterr().err
     assert "hunter2" not in err and "not a postgresql:// URL" in err and "missing.db is not a file" in err
+
+
+async def test_a_server_that_cannot_be_reached_is_told_in_one_line_without_the_password(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "citta.db"
+    await (await open_storage(db)).close()
+    url = "postgresql://citta:hunter2@127.0.0.1:1/citta"  # nothing listens on port 1
+    assert await asyncio.to_thread(main, [str(db), url]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "citta-copy: Cannot use the PostgreSQL database postgresql://citta:[redacted]@127.0.0.1:1/citta ("
+    ), err
+    assert "nothing was copied" in err and "hunter2" not in err and len(err.strip().splitlines()) == 1
+
+
+async def test_every_table_of_the_schema_is_copied(tmp_path: Path) -> None:
+    """A table added by a migration but not to the copy's list would be left behind."""
+    db = tmp_path / "citta.db"
+    await (await open_storage(db)).close()
+    with contextlib.closing(sqlite3.connect(db)) as con:
+        tables = {n for (n,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert tables - {"schema_version", "sqlite_sequence"} == set(ORDER)

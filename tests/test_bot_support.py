@@ -29,24 +29,31 @@ PRIVATE_PATTERNS = (re.compile(r"card \d is"), re.compile(r"You polled"), re.com
 
 
 class FakeRenderer:
-    """Records the views it is asked to draw; refuses anything but the spectator view."""
+    """Records the views it is asked to draw (and in which language); refuses anything but the
+    spectator view."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[View, list[str]]] = []
+        self.langs: list[str] = []
         self.threads: set[int] = set()
 
-    def __call__(self, view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes:
+    def __call__(
+        self, view: View, *, highlight: list[str] | None = None, width: int = 1400, lang: str = "en"
+    ) -> bytes:
         assert view.viewer is None, "the channel board must be the spectator view"
         assert all(p is None for p in view.peek), "no polled card may be drawn on the board"
         self.calls.append((view, list(highlight or [])))
+        self.langs.append(lang)
         self.threads.add(threading.get_ident())
         return PNG
 
     def post(
-        self, view: View, *, highlight: list[str], last_move: str, focus: int | None
+        self, view: View, *, highlight: list[str], last_move: str, focus: int | None, lang: str = "en"
     ) -> list[tuple[str, bytes, str]]:
         """The post's pictures: here the one fake PNG, its alt text naming the last move."""
-        return [("board.png", self(view, highlight=highlight), f"The board. Last move: {last_move}")]
+        return [
+            ("board.png", self(view, highlight=highlight, lang=lang), f"The board. Last move: {last_move}")
+        ]
 
 
 MIDNIGHT = 1_699_920_000  # 2023-11-14 00:00 UTC

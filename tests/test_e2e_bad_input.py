@@ -23,11 +23,11 @@ async def lobby_refusal(fake: FakeDiscord, rec: InteractionRecord) -> str:
 
 
 async def test_commands_without_a_game_in_the_channel_say_how_to_start_one(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice = fake.user("alice")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=SEED):
+    async with citta_bot(fake, database, seed=SEED):
         assert await fake.autocomplete(alice, "citta play", focused="move", value="") == []
         for command, options in [
             ("citta play", {"move": "gold"}),
@@ -46,11 +46,11 @@ async def test_commands_without_a_game_in_the_channel_say_how_to_start_one(
 
 
 async def test_bad_moves_and_wrong_players_are_refused_privately_and_change_nothing(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED) as bot:
         table = Table(fake, bot)
         lobby = await (await fake.slash(alice, "citta new")).wait_message()
         join, start = (next(c for c in lobby.custom_ids if c.endswith(a)) for a in (":join", ":start"))
@@ -73,9 +73,9 @@ async def test_bad_moves_and_wrong_players_are_refused_privately_and_change_noth
 
         before = (await table.stored()).snapshot(), await table.version(), len(fake.messages())
         cases: list[tuple[FakeUser, str, str]] = [
-            (user, "fly to the moon", "Unknown move 'fly'. Moves start with one of: castle, gold"),
-            (user, "build farm Z99", "'Z99' is not a hex of the board"),
-            (user, "build farm", "Write it as build B HEX"),
+            (user, "fly to the moon", "Unknown move `fly`. Moves start with one of: `castle`, `gold`"),
+            (user, "build farm Z99", "`Z99` is not a hex of the board"),
+            (user, "build farm", "Write it as `build B HEX`"),
             (user, "poll 1 1", "Poll two different face-down cards"),
             (user, "pass", "pass only when all are used"),
             (other, "gold", f"It is not your turn. Waiting for {name} to play a turn"),

@@ -1,14 +1,16 @@
 """End-to-end: the real bot process (`python -m bot`) is killed with SIGKILL at each step of a
 move — before the commit, after the commit, after the post was sent, after it was marked sent —
-and started again on the same database: every announcement appears exactly once, the next
-player is pinged, and a mover who tries again is told their move counted."""
+and started again on the same database (SQLite, then PostgreSQL): every announcement appears
+exactly once, the next player is pinged, and a mover who tries again is told their move counted."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
 from pathlib import Path
 
+import asyncpg
 import pytest
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 from fakediscord.fixtures import fake_discord
@@ -28,10 +30,33 @@ async def _open(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) -> FakeMessag
     return await announcement(fake, await fake.click(lobby, start, alice), timeout=30)
 
 
-def _outbox(db: str) -> set[str]:
+STORAGE = {"sqlite": "bot.storage.Storage", "postgres": "bot.storage.postgres.PostgresStorage"}
+"""The storage class of each backend, whose methods the bot process is killed in."""
+
+
+def _storage(db: str) -> str:
+    return STORAGE["postgres" if db.startswith("postgresql://") else "sqlite"]
+
+
+async def _outbox(db: str) -> set[str]:
     """The states of the announcements in the bot's outbox."""
+    if db.startswith("postgresql://"):
+        conn = await asyncpg.connect(db)
+        try:
+            return {r["state"] for r in await conn.fetch("SELECT state FROM outbox")}
+        finally:
+            await conn.close()
     with contextlib.closing(sqlite3.connect(db)) as con:
         return {state for (state,) in con.execute("SELECT state FROM outbox")}
+
+
+async def _all_sent(db: str, timeout: float = 30) -> None:
+    """Wait until every announcement in the outbox is marked sent."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while (states := await _outbox(db)) != {"sent"}:
+        assert loop.time() < deadline, f"the outbox is not all sent within {timeout}s: {states}"
+        await asyncio.sleep(0.05)
 
 
 async def _restart_long_after(fake: FakeDiscord, db: str) -> None:
@@ -39,7 +64,7 @@ async def _restart_long_after(fake: FakeDiscord, db: str) -> None:
     await fake.advance(fake.nonce_window + 60)
     bot = await fake.spawn_bot({"CITTA_DB": db})
     await bot.ready()
-    await fake.wait_for(lambda: _outbox(db) == {"sent"}, timeout=30)
+    await _all_sent(db)
     await bot.close()
 
 
@@ -61,19 +86,19 @@ async def _play(fake: FakeDiscord, mover: FakeUser, move: str) -> InteractionRec
 @pytest.mark.parametrize(
     ("crash_at", "stored"),
     [
-        ("bot.storage.Storage.commit_moves:before", False),
-        ("bot.storage.Storage.commit_moves:after", True),
-        ("bot.storage.Storage.outbox_sent:before:2", True),  # the 1st is the start announcement
-        ("bot.storage.Storage.outbox_sent:after:2", True),
+        ("commit_moves:before", False),
+        ("commit_moves:after", True),
+        ("outbox_sent:before:2", True),  # the 1st is the start announcement
+        ("outbox_sent:after:2", True),
     ],
     ids=["before-commit", "after-commit", "after-send", "after-marked-sent"],
 )
 async def test_a_kill_at_any_step_of_a_move_loses_nothing_and_doubles_nothing(
-    fake_discord: FakeDiscord, tmp_path: Path, crash_at: str, stored: bool
+    fake_discord: FakeDiscord, database: Path | str, crash_at: str, stored: bool
 ) -> None:
-    fake, db = fake_discord, str(tmp_path / "citta.db")
+    fake, db = fake_discord, str(database)
     alice, bob = fake.user("alice"), fake.user("bob")
-    first = await fake.spawn_bot({"CITTA_DB": db, "FAKE_CRASH_AT": crash_at})
+    first = await fake.spawn_bot({"CITTA_DB": db, "FAKE_CRASH_AT": f"{_storage(db)}.{crash_at}"})
     await first.ready()
     start = await _open(fake, alice, bob)
     mover, move = await _first_move(fake, start)
@@ -85,15 +110,15 @@ async def test_a_kill_at_any_step_of_a_move_loses_nothing_and_doubles_nothing(
     await second.ready()
     if not stored:  # the move never reached the database: it is simply played again
         assert not _posts(fake, f"`{move}`")
-        again = await _play(fake, mover, move)
-        assert (await again.wait_message()).text.startswith(f"You played `{move}`.")
+        again = await _play(fake, mover, move)  # drawn once the new process's workers have warmed up
+        assert (await again.wait_message(timeout=30)).text.startswith(f"You played `{move}`.")
     else:  # the move counted: it is announced (once), and a retry is told so
         text = await refusal(fake, await _play(fake, mover, move))
         assert "was already made" in text and "counts" in text, text
     post = await fake.wait_for(lambda: next(iter(_posts(fake, f"`{move}`")), None), timeout=30)
     other = bob if mover is alice else alice
     assert next_mentions(post) == [other.id] and other.id in post.pinged, post.text
-    await fake.wait_for(lambda: _outbox(db) == {"sent"}, timeout=30)
+    await _all_sent(db)
     await second.close()
     assert len(_posts(fake, f"`{move}`")) == 1, "the move is announced exactly once"
     assert len(_posts(fake, START)) == 1, "the start is announced exactly once"
@@ -101,13 +126,11 @@ async def test_a_kill_at_any_step_of_a_move_loses_nothing_and_doubles_nothing(
 
 
 async def test_a_post_sent_before_a_kill_long_ago_is_found_in_the_channel_not_sent_again(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
-    fake, db = fake_discord, str(tmp_path / "citta.db")
+    fake, db = fake_discord, str(database)
     alice, bob = fake.user("alice"), fake.user("bob")
-    first = await fake.spawn_bot(
-        {"CITTA_DB": db, "FAKE_CRASH_AT": "bot.storage.Storage.outbox_sent:before:2"}
-    )
+    first = await fake.spawn_bot({"CITTA_DB": db, "FAKE_CRASH_AT": f"{_storage(db)}.outbox_sent:before:2"})
     await first.ready()
     mover, move = await _first_move(fake, await _open(fake, alice, bob))
     fake.allow(await _play(fake, mover, move))
@@ -118,11 +141,11 @@ async def test_a_post_sent_before_a_kill_long_ago_is_found_in_the_channel_not_se
 
 
 async def test_a_direct_message_sent_before_a_kill_long_ago_is_not_sent_again(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
-    fake, db = fake_discord, str(tmp_path / "citta.db")
+    fake, db = fake_discord, str(database)
     alice, bob = fake.user("alice"), fake.user("bob")
-    crash = "bot.storage.Storage.outbox_dm_done:before:2"  # the DM went out; marking it did not
+    crash = f"{_storage(db)}.outbox_dm_done:before:2"  # the DM went out; marking it did not
     first = await fake.spawn_bot({"CITTA_DB": db, "FAKE_CRASH_AT": crash})
     await first.ready()
     for _ in range(10):  # the seed is the bot's secret: a new game until the first player can poll

@@ -43,9 +43,11 @@ async def _some_move(table: Table) -> tuple[object, str]:
     return user, random.Random(3).choice(await table.choices(user))
 
 
-async def test_a_rate_limited_post_waits_and_appears_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_a_rate_limited_post_waits_and_appears_once(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
     fake = fake_discord
-    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED) as bot:
         table = await _table(fake, bot)
         fake.fail("POST", rf"/channels/{fake.channel.id}/messages", 429, retry_after=0.3, times=2)
         user, move = await _some_move(table)
@@ -57,10 +59,10 @@ async def test_a_rate_limited_post_waits_and_appears_once(fake_discord: FakeDisc
 
 
 async def test_a_discord_outage_is_outlasted_and_the_post_appears_once(
-    fake_discord: FakeDiscord, tmp_path: Path, quick_retries: None
+    fake_discord: FakeDiscord, database: Path | str, quick_retries: None
 ) -> None:
     fake = fake_discord
-    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED) as bot:
         table = await _table(fake, bot)
         fake.fail(
             "POST", rf"/channels/{fake.channel.id}/messages", 500, times=7
@@ -73,11 +75,11 @@ async def test_a_discord_outage_is_outlasted_and_the_post_appears_once(
 
 
 async def test_a_missing_permission_is_told_privately_and_posts_resume_once_granted(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice = fake.user("alice")
-    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED) as bot:
         table = await _table(fake, bot)
         await fake.deny(fake.channel, "attach_files")
         user, move = await _some_move(table)
@@ -102,11 +104,11 @@ async def test_a_missing_permission_is_told_privately_and_posts_resume_once_gran
 
 
 async def test_a_deleted_game_channel_pauses_the_game_without_a_crash_loop(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     thread = await fake.add_thread("citta-1")
-    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED) as bot:
         table = Table(fake, bot, exact_boards=False, channel=thread)
         await table.open(fake.user("alice"), [fake.user("bob")])
         held = fake.hold("POST", rf"/channels/{thread.id}/messages")
@@ -133,10 +135,10 @@ async def test_a_deleted_game_channel_pauses_the_game_without_a_crash_loop(
 
 
 async def test_a_dropped_gateway_resumes_and_the_game_goes_on(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
-    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED) as bot:
         table = await _table(fake, bot)
         session = fake.connected[0]
         await fake.drop_gateway()

@@ -17,12 +17,12 @@ __all__ = ["fake_discord"]
 
 
 async def test_two_players_play_a_whole_game_with_slash_commands_and_buttons(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice, bob = fake.user("alice"), fake.user("bob")
     rnd = random.Random(1)
-    async with citta_bot(fake, tmp_path / "citta.db", seed=11) as bot:
+    async with citta_bot(fake, database, seed=11) as bot:
         table = Table(fake, bot)
         await table.open(alice, [bob])
         assert table.players == [alice, bob]
@@ -102,11 +102,11 @@ class ScriptedPlayer:
 
 
 async def test_five_scripted_players_play_a_whole_game_at_the_same_time(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     users = [fake.user(n) for n in ("alice", "bob", "carol", "dave", "erin")]
-    async with citta_bot(fake, tmp_path / "citta.db", seed=5) as bot:
+    async with citta_bot(fake, database, seed=5) as bot:
         table = Table(fake, bot, exact_boards=False)
         await table.open(users[0], users[1:], setup="experienced", players=5)
         assert table.players == users

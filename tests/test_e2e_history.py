@@ -75,11 +75,11 @@ async def _private(fake: FakeDiscord, user: FakeUser, command: str, **options: o
 
 
 async def test_two_finished_games_make_a_history_that_the_commands_show(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice, bob = fake.user("alice"), fake.user("bob")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=21) as bot:
+    async with citta_bot(fake, database, seed=21) as bot:
         first, final, replay = await _finished_game(fake, bot, alice, [bob], "strong")
         frames = _gif_frames(replay, first)
         assert frames >= 30 and f"({frames} frames)" in replay.text

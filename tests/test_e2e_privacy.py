@@ -51,12 +51,12 @@ async def check_board_hides(table: Table, msg: FakeMessage, user: FakeUser) -> N
 
 
 async def test_polled_cards_reach_only_the_poller_by_dm_or_by_the_private_fallback(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     zoe = fake.add_user("zoe", dms_closed=True)
     alice, bob = fake.user("alice"), fake.user("bob")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED) as bot:
         table = Table(fake, bot)
         await table.open(alice, [zoe])
         assert table.pending() == [alice]

@@ -14,8 +14,8 @@ from test_e2e_support import announcement, citta_bot, posts_after, refusal
 __all__ = ["fake_discord"]
 
 SEED = 5
-NEVER_REFUSED = {"rules", "me reminders"}
-"""Commands that have no wrong input or state: they only answer."""
+NEVER_REFUSED = {"rules", "me reminders", "me language"}
+"""Commands that have no wrong input or state (their options are choices): they only answer."""
 
 Calls = list[tuple[FakeUser, str, dict[str, Any]]]
 
@@ -44,10 +44,10 @@ async def _refused(fake: FakeDiscord, calls: Calls) -> set[str]:
     return seen
 
 
-async def test_no_command_refuses_in_public(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_no_command_refuses_in_public(fake_discord: FakeDiscord, database: Path | str) -> None:
     fake = fake_discord
     alice, bob, erin = fake.user("alice"), fake.user("bob"), fake.user("erin")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=SEED):
+    async with citta_bot(fake, database, seed=SEED):
         leaves = _leaves(fake.commands["citta"].data)
         # No game in the channel.
         seen = await _refused(fake, [
@@ -88,11 +88,11 @@ async def test_no_command_refuses_in_public(fake_discord: FakeDiscord, tmp_path:
 
 
 async def test_add_ai_answers_the_host_privately_and_posts_the_lobby_in_public(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice = fake.user("alice")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=SEED):
+    async with citta_bot(fake, database, seed=SEED):
         await (await fake.slash(alice, "citta new")).wait_message()
         rec = await fake.slash(alice, "citta add-ai", level="random")
         answer = await rec.wait_message()

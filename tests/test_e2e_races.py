@@ -31,11 +31,11 @@ async def one_of_them_plays(table: Table, user: FakeUser, recs: list[Interaction
 
 
 async def test_a_button_clicked_twice_at_once_makes_its_move_once(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice, bob = fake.user("alice"), fake.user("bob")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED) as bot:
         table = Table(fake, bot)
         start = await table.open(alice, [bob])
         [user] = table.pending()
@@ -50,10 +50,10 @@ async def test_a_button_clicked_twice_at_once_makes_its_move_once(
     fake.check()
 
 
-async def test_two_plays_sent_at_once_make_one_move(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_two_plays_sent_at_once_make_one_move(fake_discord: FakeDiscord, database: Path | str) -> None:
     fake = fake_discord
     alice, bob = fake.user("alice"), fake.user("bob")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED) as bot:
         table = Table(fake, bot)
         await table.open(alice, [bob])
         for k in range(4):
@@ -69,7 +69,7 @@ async def test_two_plays_sent_at_once_make_one_move(fake_discord: FakeDiscord, t
 
 
 async def test_simultaneous_decisions_of_five_players_are_all_accepted(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     """Players feeding at the same time each make their own decision; none is refused.
 
@@ -77,7 +77,7 @@ async def test_simultaneous_decisions_of_five_players_are_all_accepted(
     version race ``ATTEMPTS`` = 3 times.)"""
     fake = fake_discord
     users = [fake.user(n) for n in ("alice", "bob", "carol", "dave", "erin")]
-    async with citta_bot(fake, tmp_path / "citta.db", seed=1) as bot:
+    async with citta_bot(fake, database, seed=1) as bot:
         table = Table(fake, bot, exact_boards=False)
         await table.open(users[0], users[1:], players=5)
         while len(table.pending()) < 4:  # play the first offered move until most players must feed
@@ -98,10 +98,12 @@ async def test_simultaneous_decisions_of_five_players_are_all_accepted(
     fake.check()
 
 
-async def test_undo_sent_twice_at_once_takes_back_one_move(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_undo_sent_twice_at_once_takes_back_one_move(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
     fake = fake_discord
     alice, bob = fake.user("alice"), fake.user("bob")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED) as bot:
         table = Table(fake, bot)
         await table.open(alice, [bob])
         for _ in range(2):  # two moves that reveal nothing
@@ -121,11 +123,11 @@ async def test_undo_sent_twice_at_once_takes_back_one_move(fake_discord: FakeDis
 
 
 async def test_joins_and_starts_pressed_at_once_tell_each_presser_what_happened(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=SEED):
+    async with citta_bot(fake, database, seed=SEED):
         # Two players fill a lobby for three at the same moment: both are seated, one game starts.
         lobby = await (await fake.slash(alice, "citta new", players=3)).wait_message()
         join = next(c for c in lobby.custom_ids if c.endswith(":join"))

@@ -25,9 +25,9 @@ async def snapshot(table: Table) -> tuple[bytes, str, str]:
 
 
 async def test_a_restarted_bot_continues_the_game_and_answers_the_old_buttons(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
-    fake, db = fake_discord, tmp_path / "citta.db"
+    fake, db = fake_discord, database
     alice, bob = fake.user("alice"), fake.user("bob")
     rnd = random.Random(7)
 
@@ -55,7 +55,7 @@ async def test_a_restarted_bot_continues_the_game_and_answers_the_old_buttons(
         used = table.buttons(alice, first)
         assert used, "the start message had a button for the first player"
 
-    # The third process, on the same file, is where the second one stopped ...
+    # The third process, on the same database, is where the second one stopped ...
     async with citta_bot(fake, db, seed=SEED + 1) as bot:
         table.bot = bot
         assert await table.version() == version

@@ -34,8 +34,9 @@ WARNING = "⚠️"
 
 
 @contextlib.asynccontextmanager
-async def citta_bot(fake: FakeDiscord, db: Path, *, seed: int) -> AsyncIterator[CittaBot]:
-    """The real bot on database ``db``, connected to ``fake``; new games get the seed ``seed``."""
+async def citta_bot(fake: FakeDiscord, db: Path | str, *, seed: int) -> AsyncIterator[CittaBot]:
+    """The real bot on database ``db`` (an SQLite file or a PostgreSQL URL: the ``database``
+    fixture gives each test both in turn), connected to ``fake``; new games get the seed ``seed``."""
     async with running(CittaBot(db_path=db, dev_guild=fake.guild_id, workers=ThreadWorkers()), fake) as bot:
         bot.service.seeds = lambda: seed  # a fixed game, so that runs are repeatable
         yield bot

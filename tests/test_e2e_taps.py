@@ -40,6 +40,8 @@ class Tapper:
     rnd: random.Random
     verbs: set[str] = field(default_factory=set)
     taps: int = 0
+    played: str = "✅ You played"
+    """How the panel starts once the move is made (in the players' language)."""
 
     async def stored(self) -> Game:
         row = await self.bot.service.storage.game(self.game_id)
@@ -52,8 +54,10 @@ class Tapper:
         return {s.seat: by_id[s.user_id] for s in await self.bot.service.storage.seats(self.game_id)
                 if s.user_id in by_id}  # fmt: skip
 
-    def _turn_post(self, user: FakeUser) -> FakeMessage:
-        """The newest turn post that pings ``user``: it has the 🎲 button."""
+    async def _turn_post(self, user: FakeUser) -> FakeMessage:
+        """The newest turn post that pings ``user``: it has the 🎲 button. (The posts of what is
+        stored go out after the commit: they are sent first.)"""
+        await self.bot.deliverer.settle()
         posts = [m for m in posts_after(self.fake, 0) if user.id in m.pinged and _panel_button(m)]
         assert posts, f"no post pings {user} with a panel button"
         return posts[-1]
@@ -83,7 +87,7 @@ class Tapper:
 
     async def open_panel(self, user: FakeUser) -> FakeMessage:
         """Press 🎲 on the newest turn post that pinged ``user``: their private panel."""
-        post = self._turn_post(user)
+        post = await self._turn_post(user)
         button = _panel_button(post)
         assert button is not None
         panel = await (await self.fake.click(post, button, user)).wait_message()
@@ -100,7 +104,7 @@ class Tapper:
 
     async def move(self, user: FakeUser, target: Action) -> None:
         """From the post that pinged ``user``: open the panel, tap the way to ``target``, confirm."""
-        check_post(self._turn_post(user))
+        check_post(await self._turn_post(user))
         panel = await self.open_panel(user)
         path = words(target)
         for _ in range(12):
@@ -111,7 +115,7 @@ class Tapper:
             ref = parse_custom_id(confirm)
             assert ref is not None and ref.move == str(target), (ref, target, panel.text)
             await self.tap(panel, lambda c=confirm: self.fake.click(panel, c, user))
-            assert panel.text.startswith("✅ You played"), panel.text
+            assert panel.text.startswith(self.played), panel.text
             self.verbs.add(target.verb)
             return
         raise AssertionError(f"{target} was not reached by taps: {panel.text}")
@@ -163,14 +167,16 @@ async def open_game(fake: FakeDiscord, host: FakeUser, others: list[FakeUser], c
         await fake.click(lobby, join, user)
         await fake.wait_for(lambda u=user: u.mention in lobby.text)
     await fake.click(lobby, start, host)
-    await fake.wait_for(lambda: "— started" in lobby.text)
+    await fake.wait_for(lambda: not lobby.custom_ids)  # started: the lobby keeps no buttons
     return int(join.split(":")[1])
 
 
-async def test_two_players_play_a_whole_game_by_taps_only(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+async def test_two_players_play_a_whole_game_by_taps_only(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
     fake = fake_discord
     alice, bob = fake.user("alice"), fake.user("bob")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=21) as bot:
+    async with citta_bot(fake, database, seed=21) as bot:
         tapper = Tapper(fake, bot, await open_game(fake, alice, [bob]), random.Random(5))
         moves = await tapper.play_out()
     print(f"2 players: {moves} moves by {tapper.taps} taps; kinds {sorted(tapper.verbs)}")
@@ -181,11 +187,11 @@ async def test_two_players_play_a_whole_game_by_taps_only(fake_discord: FakeDisc
 
 
 async def test_four_players_with_a_computer_play_a_whole_game_by_taps_only(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=22) as bot:
+    async with citta_bot(fake, database, seed=22) as bot:
         tapper = Tapper(fake, bot, await open_game(fake, alice, [bob, carol], computers=1), random.Random(6))
         moves = await tapper.play_out()
         assert len(await tapper.users()) == 3
@@ -196,11 +202,11 @@ async def test_four_players_with_a_computer_play_a_whole_game_by_taps_only(
 
 
 async def test_a_panel_the_game_moved_past_says_so_and_offers_a_fresh_one(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice, bob = fake.user("alice"), fake.user("bob")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=21) as bot:
+    async with citta_bot(fake, database, seed=21) as bot:
         tapper = Tapper(fake, bot, await open_game(fake, alice, [bob]), random.Random(1))
         users = await tapper.users()
         (to_move,) = (await tapper.stored()).pending_seats()

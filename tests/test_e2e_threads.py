@@ -17,13 +17,13 @@ SEED = 29
 
 
 async def test_a_whole_game_in_a_thread_archived_between_moves(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     thread = await fake.add_thread("la-citta-game", auto_archive_minutes=60)
     alice, bob = fake.user("alice"), fake.user("bob")
     rnd = random.Random(2)
-    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED) as bot:
         table = Table(fake, bot, exact_boards=False, channel=thread)
         await table.open(alice, [bob])
         pressed = 0
@@ -46,11 +46,11 @@ async def test_a_whole_game_in_a_thread_archived_between_moves(
 
 
 async def test_a_locked_thread_pauses_the_game_like_a_deleted_channel(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     thread = await fake.add_thread("la-citta-game")
-    async with citta_bot(fake, tmp_path / "c.db", seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED) as bot:
         table = Table(fake, bot, exact_boards=False, channel=thread)
         await table.open(fake.user("alice"), [fake.user("bob")])
         user = table.pending()[0]

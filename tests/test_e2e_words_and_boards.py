@@ -13,11 +13,11 @@ __all__ = ["fake_discord"]
 
 
 async def test_describe_gives_the_whole_position_in_words_privately(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice, bob = fake.user("alice"), fake.user("bob")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=21) as bot:
+    async with citta_bot(fake, database, seed=21) as bot:
         table = Table(fake, bot)
         await table.open(alice, [bob])
         await table.play(table.pending()[0], "gold")
@@ -35,11 +35,11 @@ async def test_describe_gives_the_whole_position_in_words_privately(
 
 
 async def test_board_shows_the_phone_pictures_or_the_whole_poster(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice, bob = fake.user("alice"), fake.user("bob")
-    async with citta_bot(fake, tmp_path / "citta.db", seed=21) as bot:
+    async with citta_bot(fake, database, seed=21) as bot:
         table = Table(fake, bot)
         await table.open(alice, [bob])
         phone = await (await fake.slash(alice, "citta board")).wait_message()

@@ -14,11 +14,13 @@ from typing import Any, TypeVar
 import pytest
 from fakediscord import FakeDiscord
 from fakediscord.fixtures import fake_discord
+from leftover_english import leftover_english
 from scenario import Scenario
 from test_bot_support import OUTSIDER, PLAYERS, current, start_game
 from test_e2e_support import announcement, citta_bot
 from twins import positions, twin
 
+import i18n
 from bot.errors import NotSeated
 from bot.local import HELP, LocalGame, Quit
 from bot.results import parse_custom_id
@@ -28,6 +30,7 @@ from bot.service.workers import ThreadWorkers
 from engine import Action, Game
 from engine.ai import choose
 from engine.ai.hint import hint, voice_reason
+from engine.components import CITY_NAMES
 
 __all__ = ["fake_discord"]
 T = TypeVar("T")
@@ -196,3 +199,56 @@ async def test_citta_hint_through_discord_answers_privately_and_its_button_plays
         [play] = [c for c in msg.custom_ids if parse_custom_id(c) is not None]
         await announcement(fake, await fake.click(msg, play, asker), str(expected.move))
     fake.check()
+
+
+# --- in the reader's language ------------------------------------------------------------------
+
+
+async def test_a_german_reader_gets_the_hint_its_reason_and_its_button_in_german(svc: CittaService) -> None:
+    await start_game(svc, 2)
+    game = await current(svc)
+    seat = game.pending_seats()[0]
+    with i18n.speaking("de"):
+        msg = await svc.hint(PLAYERS[seat].id, channel=1000)
+    row = await svc.storage.open_game(1000)
+    assert row is not None
+    expected = hint(game, seat, seed=row.version, words=i18n.lang("de"))
+    assert expected.text() != hint(game, seat, seed=row.version).text()
+    assert msg.text.startswith(expected.text())
+    assert (
+        f"Nur Sie sehen diesen Tipp. Spielen Sie ihn mit der Schaltfläche oder `/citta play {expected.move}`."
+        in msg.text
+    )
+    assert msg.buttons[0].label == f"{expected.move} spielen"
+    names = [*(p.name for p in game.state.players), *CITY_NAMES]
+    assert leftover_english(msg.text.replace(str(expected.move), " "), "de", names) == []
+
+
+async def test_a_german_reader_with_nothing_to_decide_is_told_so_in_german(svc: CittaService) -> None:
+    await start_game(svc, 2)
+    game = await current(svc)
+    waiting = next(s for s in (0, 1) if s not in game.pending_seats())
+    with i18n.speaking("de"):
+        msg = await svc.hint(PLAYERS[waiting].id, channel=1000)
+    assert msg.text.startswith("Im Moment ist nichts von Ihnen gefragt, also gibt es keinen Tipp.")
+    assert leftover_english(msg.text, "de", [p.name for p in game.state.players]) == []
+
+
+def test_the_worker_thinks_in_the_language_it_is_given() -> None:
+    game = Game.new(["Ann", "Bob", "Cid"], seed=11)
+    seat = game.pending_seats()[0]
+    snapshot, record = game.snapshot(), game.record().model_dump(mode="json")
+    found = hint_of(snapshot, record, seat, 5, "fr")
+    assert found == hint(Game.restore(snapshot, record), seat, seed=5, words=i18n.lang("fr"))
+    assert found != hint_of(snapshot, record, seat, 5)
+
+
+def test_hint_in_local_play_in_german(tmp_path: Path, no_pictures: None) -> None:
+    out = io.StringIO()
+    local = LocalGame(Game.new(["Spieler", "Ada"], seed=3), 1, "basic", tmp_path, 600, out)
+    with i18n.speaking("de"), pytest.raises(Quit):
+        local.run(io.StringIO("hint\nquit\n"))
+    expected = hint(Game.new(["Spieler", "Ada"], seed=3), 1, seed=0, words=i18n.lang("de"))
+    first, why = expected.text().splitlines()
+    assert f"  {first}\n  {why}\n" in out.getvalue()
+    assert leftover_english(why, "de", [*CITY_NAMES, "Ada", "Spieler"]) == []

@@ -4,14 +4,31 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
+from leftover_english import leftover_english
 from scenario import Scenario
+from untranslated import untranslated
 
-from bot.local import LocalGame, Quit, main, parse_args
+import i18n
+from bot.local import (
+    COMMANDS,
+    NAMES,
+    RULE_TOPICS,
+    LocalGame,
+    Quit,
+    language_of,
+    main,
+    parse_args,
+    terminal_language,
+)
+from bot.local import rules as local_rules
 from engine import Game
+from engine.ai import choose
+from engine.components import ARCHES, CITY_NAMES, POLITICS_TITLES
 
 
 class Terminal(io.StringIO):
@@ -24,6 +41,14 @@ class Terminal(io.StringIO):
 class CtrlC(io.StringIO):
     def readline(self, size: int | None = -1) -> str:
         raise KeyboardInterrupt
+
+
+@pytest.fixture(autouse=True)
+def terminal_in_no_language_of_ours(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The terminal's locale does not choose the language of these tests (English unless a test
+    says otherwise)."""
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(name, raising=False)
 
 
 def run(args: list[str], typed: str | io.StringIO = "") -> tuple[int, str]:
@@ -69,7 +94,7 @@ def test_a_player_lists_moves_is_told_what_is_wrong_and_plays(
     typed = "?\n? gold\nbuild palace A1\nfly\nstatus\ngold\nquit\n"
     _, text = run(game_args(tmp_path, 5), typed)
     assert "gold — take 2 gold" in text  # '?' describes the legal moves
-    assert "Not allowed:" in text and "Unknown move 'fly'" in text
+    assert "Not allowed:" in text and "Unknown move `fly`" in text
     assert "Player (you): gold" in text and "Player takes 2 gold" in text
 
 
@@ -269,3 +294,166 @@ def test_a_new_game_with_the_seed_of_a_saved_one_says_it_replaces_it(
     run(game_args(tmp_path), "quit\n")
     _, text = run(game_args(tmp_path), "quit\n")
     assert "(it replaces the game saved there before)" in text
+
+
+# --- in the player's language ---------------------------------------------------------------
+
+
+def test_the_language_is_the_terminals_unless_lang_says_otherwise() -> None:
+    assert terminal_language({"LANG": "de_DE.UTF-8"}) == "de"
+    assert terminal_language({"LANG": "de_DE.UTF-8", "LC_MESSAGES": "nl_BE.UTF-8"}) == "nl"
+    assert terminal_language({"LANG": "de_DE.UTF-8", "LC_ALL": "fr_FR.UTF-8"}) == "fr"
+    assert terminal_language({"LANG": "C.UTF-8"}) == terminal_language({"LANG": "ja_JP"}) == "en"
+    assert terminal_language({}) == "en"
+    assert language_of(["--lang", "fr", "--seed", "3"], {"LANG": "de_DE"}) == "fr"
+    assert language_of(["--seed", "3"], {"LANG": "de_DE"}) == "de"
+    assert language_of(["--lang", "xx"], {"LANG": "nl_NL"}) == "nl", "parse_args then refuses it in Dutch"
+
+
+class Autoplayer(io.StringIO):
+    """A player who first types ``script``, then makes the basic computer player's move at each
+    question (``turns`` of them) and stops. Notes every move they could make (notation, which
+    is never translated)."""
+
+    def __init__(self, script: list[str], turns: int) -> None:
+        super().__init__()
+        self.script = list(script)
+        self.turns = turns
+        self.local: LocalGame | None = None
+        self.notation: set[str] = set()
+
+    def readline(self, size: int | None = -1) -> str:
+        assert self.local is not None
+        game = self.local.game
+        self.notation.update(str(m) for m in game.legal_moves(0))
+        if self.script:
+            return self.script.pop(0) + "\n"
+        if self.turns <= 0 or game.is_over:
+            return ""
+        self.turns -= 1
+        return str(choose(game, 0, "basic", seed=self.turns)) + "\n"
+
+
+def play_in(
+    code: str, args: list[str], typed: Autoplayer, monkeypatch: pytest.MonkeyPatch
+) -> tuple[int, str]:
+    """``citta --lang CODE ARGS`` with ``typed`` as the player (who sees the game they play)."""
+    start = LocalGame.run
+
+    def watched(self: LocalGame, inp: Any) -> int:
+        typed.local = self
+        return start(self, inp)
+
+    monkeypatch.setattr(LocalGame, "run", watched)
+    return run([*args, "--lang", code], typed)
+
+
+SCRIPT = [
+    "?", "? build farm", "status", "hint", "build palace A1", "fly", "board", "log 3", "score",
+    "rules", "rules Wertung", "rules scoring", "rules bot", "help", "undo",
+    "gold", "undo", "poll 1 2", "undo", "status",
+]  # fmt: skip
+"""What the scripted player types first: every command, refused moves, taking back."""
+TYPED_WORDS = (
+    [cmd for cmd, _arg, _what in COMMANDS if cmd.isalpha()] + list(RULE_TOPICS) + list(POLITICS_TITLES)
+)
+"""What is typed as it is in every language: the commands, the rule topics, the politics cards."""
+PATHS = re.compile(r"(?:/[^\s\]/:]+)+/?")
+OPTIONS = re.compile(r"--?[\w-]+|\{[^}]*\}")
+"""The command line's options and their choices (typed as they are)."""
+
+
+def a_whole_game(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[str, set[str]]:
+    """A game in ``code``: the script, some moves, quit; then resumed and played to its end.
+    What the player read, and the notation they could type."""
+    args = game_args(tmp_path, 3)
+    first = Autoplayer(SCRIPT, turns=6)
+    code_1, text_1 = play_in(code, args, first, monkeypatch)
+    again = Autoplayer(["status", "score"], turns=400)
+    code_2, text_2 = play_in(code, ["--resume", "--out", str(tmp_path)], again, monkeypatch)
+    assert code_1 == code_2 == 0
+    assert again.local is not None and again.local.game.is_over, "the game was played to its end"
+    played = {move for _seat, move in again.local.game.record().moves}
+    return text_1 + text_2, first.notation | again.notation | played
+
+
+def without_notation(text: str, notation: set[str]) -> str:
+    """``text`` without the moves (notation) and the file paths (never translated)."""
+    text = PATHS.sub(" ", text)
+    for move in sorted(notation, key=len, reverse=True):
+        text = text.replace(move, " ")
+    return text
+
+
+def test_a_game_in_german_shows_no_english_outside_the_notation_and_the_names(
+    tmp_path: Path, pictures: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text, notation = a_whole_game("de", tmp_path, monkeypatch)
+    assert "Ihr Zug>" in text and "Ende des Spiels" in text and "fortgesetzt" in text
+    names = [*NAMES, *CITY_NAMES, "Spieler", "La Città", *TYPED_WORDS]
+    kinds = [*ARCHES, "castle"]  # the notation's buildings, which a refusal lists
+    found: dict[str, str] = {}
+    for line in text.splitlines():
+        allowed = [*names, *kinds] if line.split("> ")[-1].strip().startswith("Nicht erlaubt:") else names
+        for word in leftover_english(without_notation(line, notation), "de", allowed):
+            found.setdefault(word, line)
+    assert not found, "\n".join(f"{w!r} in {line!r}" for w, line in found.items())
+
+
+def notation_in_backticks(line: str, notation: set[str]) -> str:
+    """``line`` with each move that starts a description (``build farm I9 — …``, after the
+    prompt or a 💡) in backticks."""
+    pieces = []
+    for piece in line.split("> "):
+        m = re.match(r"(\s*(?:💡 )?)(.+?)( — .*)", piece)
+        pieces.append(f"{m[1]}`{m[2]}`{m[3]}" if m and m[2] in notation else piece)
+    return "> ".join(pieces)
+
+
+def test_a_game_in_the_pseudo_language_has_nothing_that_skipped_translation(
+    tmp_path: Path, pictures: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text, notation = a_whole_game(i18n.PSEUDO, tmp_path, monkeypatch)
+    assert "⟦" in text
+    resume = f"python -m bot.local --resume {tmp_path / 'game-3' / 'game.json'} --lang {i18n.PSEUDO}"
+    names = [*NAMES, *CITY_NAMES, *TYPED_WORDS, "Wertung", "bot"]  # the topics typed, unknown in qps
+    with i18n.speaking(i18n.PSEUDO):
+        rules = {local_rules(topic) for topic in RULE_TOPICS}
+    assert all(r.startswith("⟦") and r.endswith("⟧") and r.count("⟦") == 1 for r in rules)
+    found: dict[str, str] = {}
+    for line in text.splitlines():
+        for shown in rules:  # a topic shown whole, without its bold: one marked text
+            line = line.replace(shown, "`rules`")
+        line = PATHS.sub(" ", line.replace(resume, "`resume`"))
+        for problem in untranslated(notation_in_backticks(line, notation), names):
+            found.setdefault(problem, line)
+    assert not found, "\n".join(f"{problem} ← {line!r}" for problem, line in found.items())
+
+
+def test_the_command_line_and_its_refusals_are_in_the_chosen_language(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["--lang", "de", "--help"])
+    text = capsys.readouterr().out
+    assert text.startswith("Aufruf: citta") and "(Standard: 3)" in text and "Im Spiel tippen Sie:" in text
+    typed = [*TYPED_WORDS, "beginner", "experienced", *i18n.NAMES.values()]
+    assert not leftover_english(OPTIONS.sub(" ", PATHS.sub(" ", text)), "de", typed)
+    with pytest.raises(SystemExit):
+        main(["--lang", "fr", "--width", "10"])
+    assert "citta : erreur : argument --width : 10 est hors limites" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "usage: citta" in capsys.readouterr().out, "English without a --lang or a terminal language"
+
+
+def test_the_terminals_language_is_spoken_and_the_resume_line_keeps_another(
+    tmp_path: Path, pictures: list[list[str]], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "nl_NL.UTF-8")
+    _, text = run(game_args(tmp_path), "gold\nquit\n")
+    assert "Jij bent aan de beurt:" in text and "Verder spelen met: python -m bot.local --resume" in text
+    assert "--lang" not in text.splitlines()[-1], "the terminal speaks Dutch already"
+    _, text = run([*game_args(tmp_path), "--lang", "fr"], "quit\n")
+    assert text.splitlines()[-1].endswith("--lang fr")
+    assert i18n.current().code == "en", "the language of a run does not outlive it"

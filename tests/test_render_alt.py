@@ -1,4 +1,5 @@
-"""Alt texts and the position as text: within Discord's limits, complete, and never a secret."""
+"""Alt texts and the position as text: within Discord's limits in every language, complete, and
+never a secret."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import pytest
 
 from engine import Game
 from engine.views import View, project
+from i18n import LANGUAGES, speaking
 from render import alt
 from render.samples import Sample, gallery, late_game
 
@@ -35,10 +37,24 @@ def texts_of(view: View) -> list[str]:
     ]
 
 
-def test_every_alt_text_is_within_discords_limit(samples: dict[str, Sample]) -> None:
-    for sample in samples.values():
-        for text in texts_of(sample.view):
-            assert 0 < len(text) <= alt.MAX_ALT, sample.name
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_alt_text_is_within_discords_limit(samples: dict[str, Sample], lang: str) -> None:
+    with speaking(lang):
+        for sample in samples.values():
+            for text in texts_of(sample.view):
+                assert 0 < len(text) <= alt.MAX_ALT, sample.name
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_of_the_longest_positions_is_said_whole_in_every_language(
+    samples: dict[str, Sample], lang: str
+) -> None:
+    with speaking(lang):
+        for name in ("late-5p", "final-5p", "midgame-4p-player-view"):
+            view = samples[name].view
+            text = alt.alt_sheet(view)
+            assert not text.endswith("..."), (name, len(text))
+            assert all(p.name in text for p in view.players)
 
 
 def test_overview_and_sheet_texts_give_each_players_name_gold_and_food(samples: dict[str, Sample]) -> None:
@@ -107,20 +123,22 @@ def test_no_text_tells_a_face_down_voice_card_whoever_views() -> None:
     )
 
 
-def test_describe_position_comes_in_messages_within_discords_limit_and_misses_no_city() -> None:
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_describe_position_comes_in_messages_within_discords_limit_and_misses_no_city(lang: str) -> None:
     game, _ = late_game(players=5, seed=11)
     state = game.state.model_copy(deep=True)
     for p, n in zip(state.players, LONG_NAMES, strict=True):
         p.name = n
     view = project(state, None)
-    parts = alt.describe_position(view)
+    parts = alt.describe_position(view, lang=lang)
     assert all(0 < len(part) <= alt.MAX_MESSAGE for part in parts)
     whole = "\n\n".join(parts)
-    for p in view.players:
-        assert alt.player_numbers(view, p) in whole
-        for c in p.cities:
-            assert alt.city_line(view, c) in whole
-    assert alt.politics(view) in whole and alt.voice(view) in whole
+    with speaking(lang):
+        for p in view.players:
+            assert alt.player_numbers(view, p) in whole
+            for c in p.cities:
+                assert alt.city_line(view, c) in whole
+        assert alt.politics(view) in whole and alt.voice(view) in whole
 
 
 def test_describe_position_at_the_end_gives_the_final_scores(samples: dict[str, Sample]) -> None:

@@ -12,11 +12,12 @@ from PIL import Image
 
 from engine.board import BOARD
 from engine.views import CityView, View
+from i18n import LANGUAGES, speaking
 from render import badges, fonts, sprites
 from render.closeup import Region, closeup_regions, draw_closeup, fits, frame
 from render.compose import compose
 from render.geometry import Box, Geometry, geometry
-from render.icons import CAPTIONS
+from render.icons import ICONS, caption
 from render.overview import draw_overview
 from render.pieces import shows_sites
 from render.samples import Sample, finished_game, gallery, new_game, play
@@ -95,14 +96,27 @@ def test_a_closeup_frames_every_hex_of_its_region(samples: list[Sample]) -> None
                 assert inside(g.hex_box(h), g), (s.name, region, h)
 
 
-def test_whole_building_names_fit_under_their_pictures_in_a_closeup() -> None:
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_whole_building_names_fit_under_their_pictures_in_a_closeup(lang: str) -> None:
     for width in (600, WIDTH, 1600):
         r = frame(Region("", ("I9",)), width).radius
-        with fonts.picture(width):
-            for word in CAPTIONS.values():
+        with fonts.picture(width), speaking(lang):
+            for word in map(caption, ICONS):
                 size = sprites.caption_size(word, r)
                 assert size >= fonts.smallest()
                 assert sprites.caption(word, r, size).width <= r * sprites.CAPTION_ROOM, (width, word)
+                lines = sprites.caption_lines(word, r, size)
+                assert len(lines) <= 2 and "".join(lines).replace("-", "") == word.replace("-", ""), lines
+
+
+def test_a_building_name_too_long_for_one_line_is_hyphenated_between_syllables() -> None:
+    r = frame(Region("", ("I9",)), WIDTH).radius
+    with fonts.picture(WIDTH):
+        size = fonts.smallest()
+        assert sprites.caption_lines("Farm", r, size) == ["Farm"]
+        assert sprites.caption_lines("Klosterschule", r, size) == ["Kloster-", "schule"]
+        assert sprites.caption_lines("Steengroeve", r, size) == ["Steen-", "groeve"]
+        assert sprites.caption_lines("Cathédrale", r, size) == ["Cathé-", "drale"]
 
 
 def test_a_city_without_a_limit_shows_infinity_not_a_number(
@@ -186,7 +200,7 @@ def test_the_last_move_ring_never_covers_a_building_name(samples: list[Sample]) 
     for b in city.buildings:
         ringed = draw_closeup(view, region, [b.hex, *(n.hex for n in city.buildings if n is not b)])
         x, y = g.center(b.hex)
-        word = CAPTIONS[b.kind]
+        word = caption(b.kind)
         with fonts.picture(WIDTH):
             w, h = sprites.caption(word, r, sprites.caption_size(word, r)).size
         top = plain.height - g.board_height  # the title strip

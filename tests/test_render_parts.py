@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 from engine import Game
 from render import encode, palette, supersample
 from render.compose import layout_key
-from render.fonts import clean
+from render.fonts import clean, has
 from render.geometry import geometry
 from render.landscape import draw_landscape
 from render.naming import decision_text, tags
@@ -22,9 +22,17 @@ def test_player_tags_are_initials_made_longer_only_to_break_ties() -> None:
     assert tags(Game.new(["Al", "Al", "Bo"], seed=1).view(None).players) == ["1", "2", "3"]
 
 
-def test_text_is_reduced_to_what_the_builtin_font_can_draw() -> None:
-    assert clean("Città") == "Citta"
-    assert clean("Zoë 🙂") == "Zoe ?"
+def test_text_is_reduced_to_what_the_font_can_draw() -> None:
+    assert clean("Città") == "Città"
+    assert clean("Zoë 🙂") == "Zoë ?"
+    assert clean("Łódź Ő") == "?ódz O"  # a letter without its accent, else "?"
+    assert clean("e\u0301") == "é"  # composed first
+
+
+def test_the_font_has_every_letter_of_german_french_and_dutch() -> None:
+    letters = "äöüÄÖÜßéèêëàâçïîôûùÿœæÉÈÊÀÇÎÔŒ„“”«»‹›–—…’"
+    assert [ch for ch in letters if not has(ch)] == []
+    assert clean(letters) == letters
 
 
 def test_each_seat_has_its_own_colour_and_pattern() -> None:

@@ -1,5 +1,5 @@
 """The pictures a move posts: readable on a phone (every text at least 1/36 of the picture's
-width), each with alt text, and only what the spectator may see."""
+width) in every language, each with alt text, and only what the spectator may see."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import io
 import pytest
 from PIL import Image
 
+from i18n import LANGUAGES
 from render import fonts, render_post
 from render.post import WIDTH
 from render.samples import Sample, gallery
@@ -15,11 +16,16 @@ from render.samples import Sample, gallery
 SAMPLES = gallery()
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("sample", SAMPLES, ids=[s.name for s in SAMPLES])
-def test_every_text_of_every_posted_picture_is_at_least_a_36th_of_its_width(sample: Sample) -> None:
+def test_every_text_of_every_posted_picture_is_at_least_a_36th_of_its_width(
+    sample: Sample, lang: str
+) -> None:
     fonts.too_small.clear()
     focus = sample.view.pending[0] if sample.view.pending else None
-    pictures = render_post(sample.view, highlight=sample.highlight, last_move="build farm D13", focus=focus)
+    pictures = render_post(
+        sample.view, highlight=sample.highlight, last_move="build farm D13", focus=focus, lang=lang
+    )
     assert fonts.too_small == [], fonts.too_small[:5]
     names = [name for name, _, _ in pictures]
     assert names[0] == "board.png" and names[-1] == "table.png" and 3 <= len(names) <= 4, names

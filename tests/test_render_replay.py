@@ -40,10 +40,12 @@ def test_the_animation_has_a_frame_per_round_and_year_end_from_spectator_views_o
     game = _random_game(3, seed=4)
     drawn: list[View] = []
 
-    def spectator_only(view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes:
+    def spectator_only(
+        view: View, *, highlight: list[str] | None = None, width: int = 1400, lang: str = "en"
+    ) -> bytes:
         assert view.viewer is None and all(p is None for p in view.peek), "frames show no hidden information"
         drawn.append(view)
-        return render_board(view, highlight=highlight, width=width)
+        return render_board(view, highlight=highlight, width=width, lang=lang)
 
     data, count = animation(game.record(), spectator_only)
     rounds, years = _seen(game.record())

@@ -219,8 +219,8 @@ def test_the_waiting_line_names_each_decision_once_with_its_cities() -> None:
         Decision(seat=1, kind="starve", count=1)
     ]
     assert g.waiting_for() == (
-        "Waiting for P0 to choose the service for Firenze (J9) and Siena (Q9) (prefer HEX S); "
-        "P1 to choose which cities lose citizens to hunger (starve HEX …)."
+        "Waiting for P0 to choose the service for Firenze (J9) and Siena (Q9) (`prefer HEX S`); "
+        "P1 to choose which cities lose citizens to hunger (`starve HEX …`)."
     )
 
 

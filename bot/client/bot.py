@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +21,8 @@ from bot.errors import CittaError
 from bot.results import Message, Outcome
 from bot.service.core import CittaService, Renderer, default_renderer
 from bot.service.workers import ProcessWorkers, Workers
+from bot.storage.shards import Shards
+from i18n import _
 
 log = logging.getLogger(__name__)
 EXTENSIONS = ("bot.client.cogs.game",)
@@ -38,10 +40,14 @@ def intents() -> discord.Intents:
     return wanted
 
 
-class CittaBot(commands.Bot):
+class CittaBot(commands.AutoShardedBot):
     """The La Città bot. ``setup_hook`` opens the database, loads the cogs, registers the
     buttons, starts the clock (deadlines and reminders, every ``tick_seconds``) and syncs the
-    slash commands (to ``dev_guild`` at once when given)."""
+    slash commands (to ``dev_guild`` at once when given).
+
+    It runs the shards ``shard_ids`` of ``shard_count`` (without a count, as many as Discord
+    recommends, all of them here) and works only on the games of their servers: several
+    processes, each with its shards, share one PostgreSQL database (see `bot.storage.shards`)."""
 
     def __init__(
         self,
@@ -53,11 +59,19 @@ class CittaBot(commands.Bot):
         tick_seconds: float = 60.0,
         clock: Callable[[], float] = time.time,
         workers: Workers | None = None,
+        shard_count: int | None = None,
+        shard_ids: Sequence[int] | None = None,
         **options: Any,
     ) -> None:
         options.setdefault("intents", intents())
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
-        super().__init__(command_prefix=commands.when_mentioned, help_command=None, **options)
+        if shard_ids is not None:
+            options["shard_ids"] = list(shard_ids)
+        super().__init__(
+            command_prefix=commands.when_mentioned, help_command=None, shard_count=shard_count, **options
+        )
+        self.shard_scope = Shards.of(shard_count, shard_ids)
+        """The games this process works on: those of the servers on its shards (None: all)."""
         self.db_path = db_path
         self.dev_guild = dev_guild
         self.renderer = renderer
@@ -86,9 +100,15 @@ class CittaBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._service = await CittaService.open(
-            self.db_path, renderer=self.renderer, clock=self.clock, workers=self.workers
+            self.db_path,
+            renderer=self.renderer,
+            clock=self.clock,
+            workers=self.workers,
+            shards=self.shard_scope,
         )
-        self._deliverer = Deliverer(self, self._service.storage)
+        claimant = self._service.claimant
+        await self._service.storage.take_over(claimant.slot, claimant.owner)  # a predecessor died here?
+        self._deliverer = Deliverer(self, self._service.storage, claimant=claimant, shards=self.shard_scope)
         self._service.storage.on_enqueue = self._deliverer.wake
         self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CittaTranslator())
@@ -116,7 +136,7 @@ class CittaBot(commands.Bot):
         self._spawn(self.deliverer.run())
         if isinstance(self.workers, ProcessWorkers):
             self._spawn(self.workers.start())
-        for row in await self.service.storage.active_games():
+        for row in await self.service.storage.active_games(self.shard_scope):
             if row.status == "active":
                 self.advance(row.id)
 
@@ -164,9 +184,10 @@ class CittaBot(commands.Bot):
         results = await self.deliverer.wait(outcome.outbox, ANNOUNCE_WAIT)
         held = next((r for r in results.values() if r.state == "held"), None)
         if held is not None:
-            return (
-                f"⚠️ Your move is stored, but I cannot post in this game's channel ({held.error}): "
-                "the game is paused."
+            return _(
+                "⚠️ Your move is stored, but I cannot post in this game's channel ({why}): "
+                "the game is paused.",
+                why=_(held.error) if held.error else "",
             )
         missing = next((r.missing for r in results.values() if r.missing), None)
         if missing is None:
@@ -184,8 +205,8 @@ class CittaBot(commands.Bot):
         await self.deliverer.permissions_changed()
 
     async def on_ready(self) -> None:
-        log.info("Logged in as %s (id %s) in %d server(s)", self.user, getattr(self.user, "id", "?"),
-                 len(self.guilds))  # fmt: skip
+        log.info("Logged in as %s (id %s) in %d server(s), %s", self.user, getattr(self.user, "id", "?"),
+                 len(self.guilds), self.shard_scope or "all shards")  # fmt: skip
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -195,13 +216,13 @@ class CittaBot(commands.Bot):
         if isinstance(cause, CittaError):
             text = f"⚠️ {cause}"
         elif isinstance(cause, app_commands.NoPrivateMessage):
-            text = "⚠️ La Città is played in a server channel, not in direct messages."
+            text = _("⚠️ La Città is played in a server channel, not in direct messages.")
         elif isinstance(cause, app_commands.CheckFailure | app_commands.TransformerError):
             text = f"⚠️ {cause}"
         else:
             command = interaction.command.qualified_name if interaction.command else "?"
             log.error("Command /%s failed", command, exc_info=cause)
-            text = "Something went wrong on my side; the game is unchanged. Please try again."
+            text = _("Something went wrong on my side; the game is unchanged. Please try again.")
         try:
             await reply(interaction, Message(text, ephemeral=True))
         except discord.HTTPException:
@@ -221,5 +242,7 @@ class CittaBot(commands.Bot):
         await super().close()
         self.workers.close()
         if self._service is not None:
+            with contextlib.suppress(Exception):  # what is left to do goes to the next process at once
+                await self._service.storage.release_claims(self._service.claimant.owner)
             await self._service.close()
             self._service = None

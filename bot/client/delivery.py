@@ -1,5 +1,10 @@
 """The delivery task: sends what waits in the outbox, in order per channel, exactly once.
 
+Each channel's next post is claimed before it is sent (`StorageProtocol.outbox_claim`), so
+that of several processes on one database only one sends it, and only the posts of the
+servers on this process's shards are looked at; a post claimed by a process that died is
+taken over when its claim expires (at once by a process started in its place).
+
 The service stores every announcement with the change it announces; this task (the Discord
 side) sends it: first the direct messages that go with it, then the channel post, each with
 a nonce Discord enforces (``enforce_nonce``). A post that was tried before (the bot may have
@@ -35,6 +40,7 @@ from datetime import UTC, datetime
 import aiohttp
 import discord
 
+import i18n
 from bot.client.layout import posted_text, text_of
 from bot.client.ui import message_kwargs
 from bot.results import DirectMessage, Message
@@ -42,6 +48,8 @@ from bot.storage import envelope
 from bot.storage.outbox import MISSING
 from bot.storage.protocol import StorageProtocol
 from bot.storage.rows import OutboxRow
+from bot.storage.shards import Claimant, Shards
+from i18n import N_, _
 
 log = logging.getLogger(__name__)
 
@@ -54,13 +62,17 @@ PERIOD = 60.0
 MAX_BACKOFF = 300
 BLOCKED_RETRY = 60
 NEEDED = {
-    "view_channel": "View Channel",
-    "send_messages": "Send Messages",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "attach_files": "Attach Files",
-    "read_message_history": "Read Message History",
+    "view_channel": N_("View Channel"),
+    "send_messages": N_("Send Messages"),
+    "send_messages_in_threads": N_("Send Messages in Threads"),
+    "attach_files": N_("Attach Files"),
+    "read_message_history": N_("Read Message History"),
 }
-GONE = {10003: "the channel was deleted", 50083: "the thread is archived and locked"}
+"""Discord's permissions by their English names (stored and logged so; `blocked_text` says
+them in the reader's language, as their Discord shows them)."""
+SEND_OR_ATTACH = N_("Send Messages or Attach Files")
+GONE = {10003: N_("the channel was deleted"), 50083: N_("the thread is archived and locked")}
+"""Why a channel is gone for good, in English (stored; translated where a player reads it)."""
 
 
 @dataclass(frozen=True)
@@ -90,11 +102,15 @@ class Deliverer:
     """Sends the outbox through ``client``. `wake` after storing; `run` is the task's body."""
 
     def __init__(
-        self, client: discord.Client, storage: StorageProtocol, clock: Callable[[], float] = time.time
-    ) -> None:
+        self, client: discord.Client, storage: StorageProtocol, clock: Callable[[], float] = time.time, *,
+        claimant: Claimant | None = None, shards: Shards | None = None,
+    ) -> None:  # fmt: skip
         self.client = client
         self.storage = storage
         self.clock = clock
+        self.shards = shards
+        """The posts of the servers on these shards are sent here (None: every post)."""
+        self.claimant = claimant or Claimant.new(shards)
         self._wake = asyncio.Event()
         self._changed = asyncio.Condition()
         self._lanes: dict[int, asyncio.Task[None]] = {}
@@ -109,7 +125,7 @@ class Deliverer:
 
     async def permissions_changed(self) -> None:
         """A channel, thread or role changed: what waits for a permission is tried again now."""
-        await self.storage.outbox_unblock()
+        await self.storage.outbox_unblock(self.shards)
         self.wake()
 
     async def run(self) -> None:
@@ -126,12 +142,13 @@ class Deliverer:
 
     async def flush(self) -> float:
         """Start a lane for every channel with a post that is due and not already being sent;
-        when the next post that waits for a retry is due."""
+        when the next post that waits (for a retry, or for another process's claim to expire) is due."""
         now, due = self.now(), float("inf")
-        for head in await self.storage.outbox_heads():
+        for head in await self.storage.outbox_heads(self.shards):
             lane = self._lanes.get(head.channel)
-            if head.next_try > now:
-                due = min(due, head.next_try)
+            free = head.free_at(self.claimant.owner)
+            if free > now:
+                due = min(due, free)
             elif lane is None or lane.done():
                 lane = self._lanes[head.channel] = asyncio.create_task(self._lane(head.channel))
                 lane.add_done_callback(lambda _: self.wake())  # for posts stored as it finished
@@ -170,10 +187,15 @@ class Deliverer:
     # --- one channel ------------------------------------------------------------------
 
     async def _lane(self, channel: int) -> None:
-        """Send the channel's pending posts in order until one must wait."""
-        while (head := await self.storage.outbox_head(channel)) is not None and head.next_try <= self.now():
+        """Send the channel's pending posts in order, each claimed first, until one must wait (or
+        another process holds it)."""
+        while (head := await self._claim(channel)) is not None:
             if not await self._deliver(head):
                 return
+
+    async def _claim(self, channel: int) -> OutboxRow | None:
+        now, me = self.now(), self.claimant
+        return await self.storage.outbox_claim(channel, me.owner, now, now + me.lease)
 
     async def _deliver(self, row: OutboxRow) -> bool:
         """Send one announcement; whether the channel may go on with the next."""
@@ -266,12 +288,12 @@ class Deliverer:
         """The permissions the bot lacks in the channel, in Discord's words (from its cache)."""
         channel = self.client.get_channel(channel_id)
         if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
-            return "Send Messages or Attach Files"
+            return SEND_OR_ATTACH
         perms = channel.permissions_for(channel.guild.me)
         send = "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
         wanted = ["view_channel", send, *(["attach_files"] if msg.image is not None or msg.pictures else [])]
         missing = [NEEDED[p] for p in wanted if not getattr(perms, p)]
-        return " and ".join(missing) or "Send Messages or Attach Files"
+        return " and ".join(missing) or SEND_OR_ATTACH
 
     async def _blocked(self, row: OutboxRow, missing: str) -> None:
         log.warning("May not post in channel %s: missing %s", row.channel, missing)
@@ -281,7 +303,10 @@ class Deliverer:
             return
         game = await self.storage.game(row.game)
         if game is not None and game.host > 0:
-            await self._dm(DirectMessage(game.host, blocked_text(game.id, row.channel, missing)), None)
+            prefs = (await self.storage.prefs([game.host]))[game.host]
+            with i18n.speaking(prefs.language or game.settings.language):  # a DM: in the host's language
+                text = blocked_text(game.id, row.channel, missing)
+            await self._dm(DirectMessage(game.host, text), None)
 
     async def _dm(self, dm: DirectMessage, nonce: str | None, tried: int | None = None) -> int:
         """Send a DM (unless a try at ``tried`` got through); its message id, or 0 when it cannot
@@ -303,12 +328,22 @@ class Deliverer:
 
 
 def blocked_text(game_id: int, channel: int, missing: str) -> str:
-    """What the host (and the mover) are told when the bot may not post in the game's channel."""
-    return (
-        f"⚠️ La Città game {game_id}: I cannot post in <#{channel}> because I lack the **{missing}** "
+    """What the host (and the mover) are told when the bot may not post in the game's channel
+    (in the current language; ``missing`` as `Deliverer._missing` wrote it)."""
+    return _(
+        "⚠️ La Città game {game}: I cannot post in <#{channel}> because I lack the **{missing}** "
         "permission there. Moves are stored and nothing is lost: ask a server admin to grant it, "
-        "and the waiting posts follow at once."
-    )
+        "and the waiting posts follow at once.",
+        game=game_id, channel=channel, missing=permissions_text(missing),
+    )  # fmt: skip
+
+
+def permissions_text(missing: str) -> str:
+    """``View Channel and Attach Files`` in the current language (the names as Discord shows them)."""
+    names = [_(name) for name in missing.split(" and ") if name]
+    if len(names) < 2:
+        return "".join(names)
+    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def _why(e: BaseException) -> str:

@@ -18,11 +18,12 @@ import discord
 from bot.client.ui import announce, edit_kwargs, message_kwargs, service_of, user_of
 from bot.errors import CittaError
 from bot.results import ButtonRef, Message
+from i18n import N_, _
 
 if TYPE_CHECKING:
     from bot.service.core import CittaService
 
-CLOSED = "Panel closed. The 🎲 button on the latest turn post opens it again."
+CLOSED = N_("Panel closed. The 🎲 button on the latest turn post opens it again.")
 
 
 async def open_panel(interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
@@ -72,7 +73,7 @@ async def confirm(interaction: discord.Interaction[Any], ref: ButtonRef) -> None
     except CittaError as e:
         await interaction.edit_original_response(**edit_kwargs(await _panel_or(svc, user.id, ref, f"⚠️ {e}")))
         return
-    done = outcome.reply.text or f"You played `{ref.move}`."
+    done = outcome.reply.text or _("You played `{move}`.", move=ref.move)
     await interaction.edit_original_response(**edit_kwargs(await _panel_or(svc, user.id, ref, f"✅ {done}")))
     await announce(interaction, outcome)
 
@@ -86,7 +87,7 @@ async def _panel_or(svc: CittaService, user_id: int, ref: ButtonRef, note: str) 
 
 
 async def close(interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
-    await interaction.response.edit_message(content=CLOSED, view=None)
+    await interaction.response.edit_message(content=_(CLOSED), view=None)
 
 
 HANDLERS: dict[str, Callable[[discord.Interaction[Any], ButtonRef], Awaitable[None]]] = {

@@ -69,7 +69,10 @@ async def serve(settings: Settings) -> None:
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice, so no warning about it
     delays = retry_delays()
     for attempt in itertools.count(1):
-        async with CittaBot(db_path=settings.db_path, dev_guild=settings.dev_guild) as bot:
+        async with CittaBot(
+            db_path=settings.db_path, dev_guild=settings.dev_guild, shard_count=settings.shard_count,
+            shard_ids=settings.shard_ids,
+        ) as bot:  # fmt: skip
             try:
                 await bot.start(settings.token)
                 return

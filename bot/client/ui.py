@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 
+import i18n
 from bot.client import layout
 from bot.errors import CittaError
 from bot.results import (
@@ -27,6 +28,7 @@ from bot.results import (
     User,
     parse_custom_id,
 )
+from i18n import _
 
 if TYPE_CHECKING:
     from bot.service.core import CittaService
@@ -56,6 +58,11 @@ def edit_kwargs(msg: Message) -> dict[str, Any]:
     files = [kw.pop("file")] if "file" in kw else kw.pop("files", [])
     kw["attachments"] = files
     return kw
+
+
+async def speak_to(interaction: discord.Interaction[Any]) -> None:
+    """Answer this interaction in the user's language: their own choice, else their client's."""
+    i18n.read_by(await service_of(interaction).language_of(interaction.user.id, str(interaction.locale)))
 
 
 async def reply(interaction: discord.Interaction[Any], msg: Message) -> None:
@@ -109,9 +116,10 @@ class CittaButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTO
         return cls(Button(label, match.string))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await speak_to(interaction)
         ref = self.ref
         if ref is None:
-            await interaction.response.send_message("This button is no longer used.", ephemeral=True)
+            await interaction.response.send_message(_("This button is no longer used."), ephemeral=True)
             return
         try:
             await press(interaction, ref)
@@ -137,9 +145,10 @@ class CittaSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         return cls(Select(match.string, "", ()))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        await speak_to(interaction)
         values = self.item.values
         if self.ref is None or len(values) != 1:
-            await interaction.response.send_message("This menu is no longer used.", ephemeral=True)
+            await interaction.response.send_message(_("This menu is no longer used."), ephemeral=True)
             return
         from bot.client import panel  # the panel's handlers use this module's replies
 

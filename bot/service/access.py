@@ -7,13 +7,15 @@ from bot.errors import NoGame
 from bot.results import Message
 from bot.service.base import ServiceBase
 from engine import View
+from i18n import _, current
 
 
-def position_words(view: View) -> list[str]:
-    """`render.alt.describe_position` (imported where it runs: in a worker)."""
+def position_words(view: View, lang: str = "en") -> list[str]:
+    """`render.alt.describe_position` in language ``lang`` (imported where it runs: in a worker,
+    which may be another process: the language goes with the call)."""
     from render.alt import describe_position
 
-    return describe_position(view)
+    return describe_position(view, lang=lang)
 
 
 class AccessMixin(ServiceBase):
@@ -22,7 +24,7 @@ class AccessMixin(ServiceBase):
         each within Discord's 2000 characters."""
         row = await self._game_row(channel, None, active=False)
         if row.snapshot is None:
-            raise NoGame("The game has not started yet: there is no position to describe.")
+            raise NoGame(_("The game has not started yet: there is no position to describe."))
         view = self._restore(row).view(None)
-        texts = await self.workers.call(position_words, view)
+        texts = await self.workers.call(position_words, view, current().code)
         return [Message(text, ephemeral=True) for text in texts]

@@ -11,22 +11,32 @@ from bot.errors import NoGame, NotAllowed
 from bot.results import Message, Post, User
 from bot.service.history import favourite, number, signed
 from bot.service.reminders import TickMixin
-from bot.service.summary import count
 from bot.storage.history import Finished
 from bot.storage.rows import FORMER
+from i18n import N_, _, _n
 
 TOP = 10
 GAMES_LISTED = 10
 TREND = 5
 YEARS = 6
 LIMIT = 1990
+N_("a former player")  # `FORMER`, the name a forgotten player is shown by (`shown`)
+
+
+def shown(name: str, player: str = "") -> str:
+    """A stored player name as the reader sees it: a computer player's (``player`` is the
+    rating key ``computer:<level>``) and a forgotten player's in the reader's language."""
+    if player.startswith("computer:"):
+        return _("Computer ({level})", level=_(player.removeprefix("computer:")))
+    return _(FORMER) if name == FORMER else name
 
 
 def game_link(guild: int, game: Finished) -> str:
     """A link to the final post of a game (or a note that it is not posted yet)."""
     if game.message_id is None or not guild:
-        return "final post not sent yet"
-    return f"[final post](https://discord.com/channels/{guild}/{game.channel}/{game.message_id})"
+        return _("final post not sent yet")
+    url = f"https://discord.com/channels/{guild}/{game.channel}/{game.message_id}"
+    return _("[final post]({url})", url=url)
 
 
 def _fit(lines: list[str]) -> str:
@@ -44,7 +54,7 @@ class ArchiveMixin(TickMixin):
 
     async def tick(self) -> list[Post]:
         posts = await super().tick()
-        for game_id in await self.storage.unreplayed():
+        for game_id in await self.storage.unreplayed(self.shards):
             await self.post_replay(game_id)
         return posts
 
@@ -52,26 +62,45 @@ class ArchiveMixin(TickMixin):
         """The server's ten best rated players (computer levels included) and the asker's place."""
         board = await self.storage.leaderboard(guild)
         if not board:
-            raise NoGame("No game has finished on this server yet: there is no leaderboard.")
-        lines = ["🏆 **Leaderboard** of this server (rating: OpenSkill μ − 3σ)"]
+            raise NoGame(_("No game has finished on this server yet: there is no leaderboard."))
+        lines = [_("🏆 **Leaderboard** of this server (rating: OpenSkill μ − 3σ)")]
         me = f"user:{user_id}"
         for k, s in enumerate(board[:TOP], start=1):
-            you = " ← you" if s.player == me else ""
-            played = count(s.games, "game")
-            lines.append(f"{k}. **{s.name}** {number(s.rating.shown)} ({played}){you}")
+            values = {"place": k, "name": shown(s.name, s.player), "rating": number(s.rating.shown)}
+            if s.player == me:
+                line = _n(
+                    "{place}. **{name}** {rating} ({count} game) ← you",
+                    "{place}. **{name}** {rating} ({count} games) ← you",
+                    s.games,
+                    **values,
+                )
+            else:
+                line = _n(
+                    "{place}. **{name}** {rating} ({count} game)",
+                    "{place}. **{name}** {rating} ({count} games)",
+                    s.games,
+                    **values,
+                )
+            lines.append(line)
         place = next((k for k, s in enumerate(board, start=1) if s.player == me), None)
         if place is None:
-            lines.append("You have no rated game on this server yet.")
+            lines.append(_("You have no rated game on this server yet."))
         elif place > TOP:
             mine = board[place - 1]
-            lines.append(f"…\n{place}. **{mine.name}** {number(mine.rating.shown)} ← you")
+            you = _(
+                "{place}. **{name}** {rating} ← you",
+                place=place,
+                name=shown(mine.name, mine.player),
+                rating=number(mine.rating.shown),
+            )
+            lines.append(f"…\n{you}")
         return Message(_fit(lines), ephemeral=True)
 
     async def stats(self, guild: int, user: User) -> Message:
         """A player's record on this server: games, wins, scores, rating and trend, hunger, buildings."""
         results = await self.storage.results_of(guild, f"user:{user.id}")
         if not results:
-            raise NoGame(f"{user.name} has no finished game on this server yet.")
+            raise NoGame(_("{name} has no finished game on this server yet.", name=user.name))
         places = [r.place for r in results]
         n, wins = len(places), sum(p.rank == 1 for p in places)
         scores = [p.score for p in places]
@@ -82,38 +111,61 @@ class ArchiveMixin(TickMixin):
         for p in places:
             built.update(p.built)
         fav = favourite(built)
+        games, won = _n("{count} game", "{count} games", n), _n("{count} win", "{count} wins", wins)
         lines = [
-            f"📊 **{last.name}** on this server: {count(n, 'game')}, {count(wins, 'win')} "
-            f"({wins / n:.0%}); average score {sum(scores) / n:.1f}, best {max(scores)}.",
-            f"Rating {number(last.after.shown)} (μ {number(last.after.mu)} ± {last.after.sigma:.1f}); "
-            f"the last {count(min(n, TREND), 'game')}: {trend}.",
-            f"Hunger: {hungry} of {n * YEARS} years ({hungry / (n * YEARS):.0%}). "
-            + (f"Favourite building: {fav} ({built[fav]} built)." if fav else "No building built yet."),
-        ]
+            _("📊 **{name}** on this server: {games}, {wins} ({share}); average score {average}, "
+              "best {best}.", name=shown(last.name, last.player), games=games, wins=won,
+              share=f"{wins / n:.0%}", average=f"{sum(scores) / n:.1f}", best=max(scores)),
+            _n("Rating {rating} (μ {mu} ± {sigma}); the last {count} game: {trend}.",
+               "Rating {rating} (μ {mu} ± {sigma}); the last {count} games: {trend}.", min(n, TREND),
+               rating=number(last.after.shown), mu=number(last.after.mu), sigma=f"{last.after.sigma:.1f}",
+               trend=trend),
+            _n("Hunger: {hungry} of {count} year ({share}).", "Hunger: {hungry} of {count} years ({share}).",
+               n * YEARS, hungry=hungry, share=f"{hungry / (n * YEARS):.0%}")
+            + " "
+            + (_("Favourite building: {building} ({count} built).", building=_(fav), count=built[fav]) if fav
+               else _("No building built yet.")),
+        ]  # fmt: skip
         return Message("\n".join(lines), ephemeral=True)
 
     async def games(self, guild: int) -> Message:
         """The server's finished games, newest first: date, players and scores, the final post."""
         finished = await self.storage.finished_games(guild, GAMES_LISTED)
         if not finished:
-            raise NoGame("No game has finished on this server yet.")
-        lines = ["📜 **Finished games** of this server, newest first"]
+            raise NoGame(_("No game has finished on this server yet."))
+        lines = [_("📜 **Finished games** of this server, newest first")]
         for g in finished:
-            who = ", ".join(f"{p.name} {p.score}" for p in sorted(g.places, key=lambda p: (p.rank, p.seat)))
-            lines.append(f"**Game {g.game}** <t:{g.ended_at}:d> — {who} — {game_link(guild, g)}")
+            who = ", ".join(
+                f"{shown(p.name, p.player)} {p.score}"
+                for p in sorted(g.places, key=lambda p: (p.rank, p.seat))
+            )
+            line = _(
+                "**Game {game}** <t:{ended}:d> — {players} — {link}",
+                game=g.game,
+                ended=g.ended_at,
+                players=who,
+                link=game_link(guild, g),
+            )
+            lines.append(line)
         return Message(_fit(lines), ephemeral=True)
 
     async def replay(self, guild: int, channel: int, game_id: int | None = None) -> Message:
         """A finished game's animation (default: this channel's latest game), privately."""
         row = await (self.storage.game(game_id) if game_id is not None else self.storage.latest_game(channel))
         if row is None or (row.guild or 0) != guild:
-            raise NoGame("There is no such game on this server." if game_id else "No game was played here.")
+            raise NoGame(
+                _("There is no such game on this server.") if game_id else _("No game was played here.")
+            )
         if row.status in ("lobby", "active"):
-            raise NotAllowed(f"Game {row.id} is still running: its replay is shown once it has ended.")
+            raise NotAllowed(
+                _("Game {game} is still running: its replay is shown once it has ended.", game=row.id)
+            )
         if row.status != "over" or row.record is None:
-            raise NoGame(f"Game {row.id} was abandoned before its end: there is no replay of it.")
+            raise NoGame(
+                _("Game {game} was abandoned before its end: there is no replay of it.", game=row.id)
+            )
         if self.renderer is None:
-            raise NoGame("This bot draws no pictures.")
+            raise NoGame(_("This bot draws no pictures."))
         return await self.replay_message(row, ephemeral=True)
 
     async def forget(self, guild: int, user_id: int) -> Message:
@@ -121,9 +173,12 @@ class ArchiveMixin(TickMixin):
         had_rating = bool(await self.storage.ratings(guild, [f"user:{user_id}"]))
         games = await self.storage.forget(guild, user_id)
         if not games and not had_rating:
-            raise NoGame("This server's history has nothing of yours to forget.")
-        return Message(
-            f"Done: in the {count(games, 'finished game')} you played on this server you are now "
-            f"“{FORMER}”, and your rating is deleted. Games you play from now on are recorded again.",
-            ephemeral=True,
-        )
+            raise NoGame(_("This server's history has nothing of yours to forget."))
+        text = _n(
+            "Done: in the {count} finished game you played on this server you are now “{former}”, and "
+            "your rating is deleted. Games you play from now on are recorded again.",
+            "Done: in the {count} finished games you played on this server you are now “{former}”, and "
+            "your rating is deleted. Games you play from now on are recorded again.",
+            games, former=_(FORMER),
+        )  # fmt: skip
+        return Message(text, ephemeral=True)

@@ -12,15 +12,25 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, TypeVar, cast
 
+import i18n
 from bot.errors import NoGame, NotSeated
 from bot.results import Outcome, Picture, Post
 from bot.service.workers import ThreadWorkers, Workers
 from bot.storage.backends import open_storage
 from bot.storage.protocol import StorageProtocol
 from bot.storage.rows import GameRow, SeatRow
+from bot.storage.shards import Claimant, Shards
 from engine import Game, View
+from i18n import N_, _
 
 log = logging.getLogger("bot.service")
+NOT_RUNNING = {
+    "lobby": N_("The game has not started yet: join it in the lobby, the host starts it."),
+    "over": N_("That game is over. `/citta score` shows the result."),
+    "abandoned": N_("That game was abandoned."),
+}
+"""Why a game that is not running cannot be played, by its status."""
+STOPPED = N_("That game is not running.")
 ATTEMPTS = 3
 S = TypeVar("S", bound="ServiceBase")
 
@@ -30,30 +40,36 @@ PictureData = tuple[str, bytes, str]
 
 
 class Renderer(Protocol):
-    def __call__(self, view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes:
-        """The full poster of the board and table (for large screens)."""
+    def __call__(
+        self, view: View, *, highlight: list[str] | None = None, width: int = 1400, lang: str = "en"
+    ) -> bytes:
+        """The full poster of the board and table (for large screens), its words in ``lang``."""
         ...
 
     def post(
-        self, view: View, *, highlight: list[str], last_move: str, focus: int | None
+        self, view: View, *, highlight: list[str], last_move: str, focus: int | None, lang: str = "en"
     ) -> list[PictureData]:
-        """The pictures of a turn post, each readable on a phone, with their alt texts."""
+        """The pictures of a turn post, each readable on a phone, with their alt texts, all in
+        ``lang`` (a language code: the renderer runs in a worker, maybe another process)."""
         ...
 
 
 class DefaultRenderer:
     """`render.render_board` and `render.render_post`, imported on first use (in a worker)."""
 
-    def __call__(self, view: View, *, highlight: list[str] | None = None, width: int = 1400) -> bytes:
+    def __call__(
+        self, view: View, *, highlight: list[str] | None = None, width: int = 1400, lang: str = "en"
+    ) -> bytes:
         render_board = importlib.import_module("render").render_board
-        return cast(bytes, render_board(view, highlight=highlight, width=width))
+        return cast(bytes, render_board(view, highlight=highlight, width=width, lang=lang))
 
     def post(
-        self, view: View, *, highlight: list[str], last_move: str, focus: int | None
+        self, view: View, *, highlight: list[str], last_move: str, focus: int | None, lang: str = "en"
     ) -> list[PictureData]:
         render_post = importlib.import_module("render").render_post
         return cast(
-            list[PictureData], render_post(view, highlight=highlight, last_move=last_move, focus=focus)
+            list[PictureData],
+            render_post(view, highlight=highlight, last_move=last_move, focus=focus, lang=lang),
         )
 
 
@@ -71,8 +87,14 @@ class ServiceBase:
         clock: Callable[[], float] = time.time,
         seeds: Callable[[], int] = lambda: _secrets.randbits(63),
         workers: Workers | None = None,
+        shards: Shards | None = None,
     ) -> None:
         self.storage = storage
+        self.shards = shards
+        """The shards this process runs: its clock works only on the games of their servers
+        (None: every game)."""
+        self.claimant = Claimant.new(shards)
+        """Who this process is when it claims a game's clock (see `bot.storage.shards`)."""
         self.renderer = renderer
         self.workers: Workers = workers or ThreadWorkers()
         """Where computer players think and boards are drawn (worker processes in the bot)."""
@@ -106,15 +128,9 @@ class ServiceBase:
         else:
             row = await self.storage.latest_game(channel or 0)
         if row is None:
-            raise NoGame("There is no game in this channel. Start one with `/citta new`.")
+            raise NoGame(_("There is no game in this channel. Start one with `/citta new`."))
         if active and row.status != "active":
-            raise NoGame(
-                {
-                    "lobby": "The game has not started yet: join it in the lobby, the host starts it.",
-                    "over": "That game is over. `/citta score` shows the result.",
-                    "abandoned": "That game was abandoned.",
-                }.get(row.status, "That game is not running.")
-            )
+            raise NoGame(_(NOT_RUNNING.get(row.status, STOPPED)))
         return row
 
     @staticmethod
@@ -127,7 +143,9 @@ class ServiceBase:
         mine = next((s for s in seats if s.user_id == user_id), None)
         if mine is None:
             players = ", ".join(s.name for s in seats)
-            raise NotSeated(f"You are not playing in this game (the players are {players}).")
+            raise NotSeated(
+                _("You are not playing in this game (the players are {players}).", players=players)
+            )
         return mine, seats
 
     async def _told(self, row: GameRow, outcome: Outcome) -> Outcome:
@@ -138,26 +156,33 @@ class ServiceBase:
         return outcome.stored(await self.storage.enqueue(row.id, [post], self.now()))
 
     async def pictures(
-        self, view: View, highlight: list[str], *, last_move: str = "", focus: int | None = None
-    ) -> tuple[Picture, ...]:
-        """The pictures of a post, drawn by a worker; none (and a log line) if drawing fails."""
+        self, view: View, highlight: list[str], *, last_move: str = "", focus: int | None = None,
+        lang: str | None = None,
+    ) -> tuple[Picture, ...]:  # fmt: skip
+        """The pictures of a post in ``lang`` (a language code; the current language when None:
+        a channel post passes the game's), drawn by a worker; none (and a log line) if drawing
+        fails."""
         if self.renderer is None:
             return ()
+        code = lang or i18n.current().code
         try:
             drawn = await self.workers.call(
-                self.renderer.post, view, highlight=highlight, last_move=last_move, focus=focus
+                self.renderer.post, view, highlight=highlight, last_move=last_move, focus=focus, lang=code
             )
         except Exception:
             log.exception("Drawing the pictures failed; posting without them")
             return ()
         return tuple(Picture(name, data, alt) for name, data, alt in drawn)
 
-    async def render(self, view: View, highlight: list[str]) -> bytes | None:
-        """The board PNG, drawn by a worker; None (and a log line) if it fails."""
+    async def render(self, view: View, highlight: list[str], *, lang: str | None = None) -> bytes | None:
+        """The board PNG in ``lang`` (the current language when None), drawn by a worker; None
+        (and a log line) if it fails."""
         if self.renderer is None:
             return None
         try:
-            return await self.workers.call(self.renderer, view, highlight=highlight)
+            return await self.workers.call(
+                self.renderer, view, highlight=highlight, lang=lang or i18n.current().code
+            )
         except Exception:
             log.exception("Rendering the board failed; posting without the image")
             return None

@@ -9,10 +9,13 @@ Ranking, best first:
    word starts a word of the move or of its description, then those containing the text.
 
 Within a rank the engine's canonical order is kept. At most 25 choices (Discord's limit).
+Descriptions are in the reader's language (the current one: `i18n.current`), so a typed word
+of the reader's language finds the moves it describes.
 """
 
 from __future__ import annotations
 
+import i18n
 from bot.results import Choice
 from engine import Action, Game
 from engine.board import BOARD
@@ -70,7 +73,7 @@ def rank_moves(game: Game, seat: int, typed: str, limit: int = MAX_CHOICES) -> l
         elif _words_match(typed_words, move_text.split()):
             words.append(a)
         elif len(prefix) + len(words) < limit:
-            desc = described.setdefault(a, describe(game, seat, a).lower())
+            desc = described.setdefault(a, describe(game, seat, a, words=i18n.current()).lower())
             if _words_match(typed_words, desc.replace("—", " ").replace(",", " ").split()):
                 words.append(a)
             elif text in desc:
@@ -80,4 +83,8 @@ def rank_moves(game: Game, seat: int, typed: str, limit: int = MAX_CHOICES) -> l
 
 def choices_for(game: Game, seat: int, typed: str, limit: int = MAX_CHOICES) -> list[Choice]:
     """Autocomplete choices: the name is the move with its description, the value the move."""
-    return [Choice(name=describe(game, seat, a), value=str(a)) for a in rank_moves(game, seat, typed, limit)]
+    words = i18n.current()
+    return [
+        Choice(name=describe(game, seat, a, words=words), value=str(a))
+        for a in rank_moves(game, seat, typed, limit)
+    ]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from bot.storage.rows import Clock, GameSettings, Prefs, SeatRow
+from i18n import _
 
 HOUR, DAY, YEAR = 3600, 86400, 365 * 86400
 MAX_REMINDERS = 3
@@ -34,22 +35,27 @@ def parse_quiet(text: str) -> tuple[int, int, int]:
     """``22-08 UTC+1`` → (start, end, offset) in minutes (local time; offset east of UTC)."""
     m = _QUIET.match(text)
     if m is None:
-        raise QuietHoursError(f"Write quiet hours like `22-08 UTC+1` or `23:30-07:00 UTC-5`, not {text!r}.")
+        raise QuietHoursError(
+            _("Write quiet hours like `22-08 UTC+1` or `23:30-07:00 UTC-5`, not {text}.", text=repr(text))
+        )
     h1, m1, h2, m2, sign, oh, om = m.groups()
     if int(h1) > 24 or int(h2) > 24 or int(m1 or 0) > 59 or int(m2 or 0) > 59 or int(oh or 0) > 14:
-        raise QuietHoursError(f"{text!r} is not a time of day with a UTC offset between −14 and +14.")
+        raise QuietHoursError(
+            _("{text} is not a time of day with a UTC offset between −14 and +14.", text=repr(text))
+        )
     start = (int(h1) * 60 + int(m1 or 0)) % 1440
     end = (int(h2) * 60 + int(m2 or 0)) % 1440
     if start == end:
-        raise QuietHoursError("Quiet hours must start and end at different times.")
+        raise QuietHoursError(_("Quiet hours must start and end at different times."))
     offset = (int(oh or 0) * 60 + int(om or 0)) * (-1 if sign == "-" else 1)
     return start, end, offset
 
 
 def quiet_text(prefs: Prefs) -> str:
-    """The quiet hours as the player wrote them (``22:00-08:00 UTC+1``), or ``none``."""
+    """The quiet hours as the player wrote them (``22:00-08:00 UTC+1``), or ``none`` (in the
+    current language)."""
     if prefs.quiet_start is None or prefs.quiet_end is None:
-        return "none"
+        return _("none")
     sign = "-" if prefs.utc_offset < 0 else "+"
     off = abs(prefs.utc_offset)
     zone = f"UTC{sign}{off // 60}" + (f":{off % 60:02d}" if off % 60 else "")

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from bot.results import Button, DirectMessage, Message, Outcome, Post, custom_id
+import i18n
+from bot.results import PEEK_LABEL, Button, DirectMessage, Message, Outcome, Post, custom_id, unreached
 from bot.service import clock, summary
 from bot.service.base import log
 from bot.service.computer import played_for
@@ -21,6 +22,7 @@ from bot.service.ending import EndingMixin
 from bot.service.workers import decide_move, plan_moves
 from bot.storage.rows import Clock, GameRow, MoveRow, SeatRow, Secret
 from engine import Action, Event, Game
+from i18n import _
 
 Stage = tuple[int, str, int]
 
@@ -116,11 +118,16 @@ class CommitMixin(EndingMixin):
         rows, notes = [], []
         for k, m in enumerate(made, start=row.version + 1):
             public = [(e.kind, e.text) for e in summary.public(m.events)]
+            said = [(e.message, e.values) for e in summary.public(m.events)]
             reveals = any(e.reveals for e in m.events)
             line = summary.summary_line(m.events)
-            rows.append(MoveRow(k, m.seat, str(m.action), line, m.auto, reveals=reveals, events=public))
+            rows.append(
+                MoveRow(k, m.seat, str(m.action), line, m.auto, reveals=reveals, events=public, messages=said)
+            )
             notes += [
-                Secret(e.private_to, year, k, e.kind, e.text) for e in m.events if e.private_to is not None
+                Secret(e.private_to, year, k, e.kind, e.text, e.message, e.values)
+                for e in m.events
+                if e.private_to is not None
             ]
         events = [e for m in made for e in m.events]
         lit = summary.highlight(events)
@@ -145,49 +152,82 @@ class CommitMixin(EndingMixin):
         self, row: GameRow, version: int, game: Game, seats: list[SeatRow], made: list[Made], *,
         actor: SeatRow | None, resign: int | None, lead: str, lit: list[str], before: Stage | None,
     ) -> Outcome:  # fmt: skip
-        """The announcement of ``made`` (the channel post and the DMs) and the actor's reply."""
+        """The announcement of ``made`` (the channel post in the game's language, ``lead``
+        already in it), the DMs (each in its reader's language) and the actor's reply (in the
+        current language: the actor's)."""
         by_seat = {s.seat: s for s in seats}
-        lines = [lead] if lead else []
-        for m in made:
-            by = played_for(by_seat[m.seat], m.how) if m.auto else ""
-            lines.append(f"`{m.action}`{by} — {summary.summary_line(m.events)}")
-        body = "\n".join(lines)
-        if len(body) > summary.SUMMARY_LIMIT + 200:  # keep room for the mentions and a DM note
-            body = body[: summary.SUMMARY_LIMIT + 199].rstrip() + "…"
-        show_board = row.settings.board_every == "move" or before is None or before != stage(game)
-        announcement = await self._announce(row.id, version, game, seats, body, lit if show_board else None)
-        mine = [] if actor is None else [
-            e.text for m in made if m.seat == actor.seat for e in m.events if e.private_to == actor.seat
-        ]  # fmt: skip
+        reader = i18n.current()
+        with i18n.speaking(row.settings.language) as words:  # the channel's
+            lines = [lead] if lead else []
+            for m in made:
+                by = played_for(by_seat[m.seat], m.how) if m.auto else ""
+                lines.append(f"`{m.action}`{by} — {summary.summary_line(m.events, words=words)}")
+            body = "\n".join(lines)
+            if len(body) > summary.SUMMARY_LIMIT + 200:  # keep room for the mentions and a DM note
+                body = body[: summary.SUMMARY_LIMIT + 199].rstrip() + "…"
+            show_board = row.settings.board_every == "move" or before is None or before != stage(game)
+            announcement = await self._announce(
+                row.id, version, game, seats, body, lit if show_board else None
+            )
+            peek = Button(_(PEEK_LABEL), custom_id(row.id, 0, None, "peek"), "primary")
+            note = unreached()
+        me = None if actor is None else actor.seat
+        mine = [e.told(reader) for m in made if m.seat == me for e in m.events if e.private_to == me]
         if actor is None:
             done = ""
         else:
-            done = "You resigned." if resign is not None else f"You played `{made[0].action}`."
+            done = (
+                _("You resigned.") if resign is not None else _("You played `{move}`.", move=made[0].action)
+            )
         users = {s.seat: s.user_id for s in seats}
-        dms = tuple(
-            DirectMessage(users[e.private_to], f"La Città (game {row.id}): {e.text}")
+        peeks = [
+            (users[e.private_to], e)
             for m in made
             for e in m.events
             if e.private_to is not None and e.kind == "peek" and users[e.private_to] > 0
-        )
+        ]
+        dms = await self._direct(row, peeks, actor=None if actor is None else (actor.user_id, reader.code))
         return Outcome(
             reply=Message("\n".join([done, *mine]), ephemeral=True),
             announcement=announcement,
             dms=dms,
             game=row.id,
-            peek_button=Button("Show my peek", custom_id(row.id, 0, None, "peek"), "primary"),
+            peek_button=peek,
+            unreached=note,
         )
 
+    async def _direct(
+        self, row: GameRow, told: list[tuple[int, Event]], actor: tuple[int, str] | None = None
+    ) -> tuple[DirectMessage, ...]:
+        """Each user's private event as a direct message, in their own language: the one they
+        chose, else (for the ``actor``: user id and the language they read now) the one they are
+        reading, else the game's."""
+        if not told:
+            return ()
+        prefs = await self.storage.prefs([user for user, _e in told])
+        dms = []
+        for user, event in told:
+            reading = actor[1] if actor is not None and actor[0] == user else row.settings.language
+            with i18n.speaking(prefs[user].language or reading) as words:
+                text = _("La Città (game {game}): {text}", game=row.id, text=event.told(words))
+            dms.append(DirectMessage(user, text))
+        return tuple(dms)
+
     async def _announce(
-        self, game_id: int, version: int, game: Game, seats: list[SeatRow], body: str, lit: list[str] | None
-    ) -> Message:
-        """``body``, who we wait for now (mentioned), the board (when ``lit`` is not None), buttons."""
+        self, game_id: int, version: int, game: Game, seats: list[SeatRow], body: str, lit: list[str] | None,
+        last_move: str | None = None,
+    ) -> Message:  # fmt: skip
+        """``body``, who we wait for now (mentioned), the board (when ``lit`` is not None), buttons:
+        a channel post, written in the current language (call it speaking the game's). The
+        pictures' alt text tells ``last_move`` (default: the body), as plain text."""
         users = {s.seat: s.user_id for s in seats}
         names = {s.seat: s.name for s in seats}
         nxt, pinged = summary.next_line(game, users)
         pending, view = game.pending_seats(), game.view(None)
         pictures = () if lit is None else await self.pictures(
-            view, lit, last_move=body.replace("`", ""), focus=pending[0] if pending else None
+            view, lit, last_move=summary.plain(body if last_move is None else last_move),
+            focus=pending[0] if pending else None,
+            lang=i18n.current().code,
         )  # fmt: skip
         numbers = summary.numbers_line(view, pending)
         return Message(

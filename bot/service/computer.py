@@ -11,8 +11,11 @@ import logging
 from bot.storage.rows import GameSettings, SeatRow
 from engine import Action, Game
 from engine.ai import LEVELS, choose
+from i18n import N_, _
 
 log = logging.getLogger(__name__)
+LEVEL_NAMES = {"random": N_("random"), "basic": N_("basic"), "strong": N_("strong")}
+"""Each computer level's name for a reader (the level itself is a setting's value)."""
 
 
 def levels() -> tuple[str, ...]:
@@ -33,11 +36,18 @@ def decide(game: Game, seat: SeatRow, settings: GameSettings, seed: int) -> tupl
     return move, "default"
 
 
+def level_name(level: str | None) -> str:
+    """A computer level in the current language."""
+    return _(LEVEL_NAMES[level]) if level in LEVEL_NAMES else str(level)
+
+
 def played_for(seat: SeatRow, how: str) -> str:
-    """The note after a move the bot made, e.g. ``(computer player, basic)``."""
+    """The note after a move the bot made, e.g. ``(computer player, basic)``, in the current
+    language (the game's, in the channel post)."""
     if seat.computer:
-        return f" 🤖 (computer player, {seat.ai_level})"
+        return " 🤖 " + _("(computer player, {level})", level=level_name(seat.ai_level))
     if seat.resigned:
-        return f" (for {seat.name}, who resigned)"
-    who = "a computer player" if how == "computer" else "the least harmful move"
-    return f" (for {seat.name}, who is away: {who})"
+        return " " + _("(for {name}, who resigned)", name=seat.name)
+    if how == "computer":
+        return " " + _("(for {name}, who is away: a computer player)", name=seat.name)
+    return " " + _("(for {name}, who is away: the least harmful move)", name=seat.name)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import i18n
 from bot.errors import AlreadyMade, CittaError, MoveRefused, NoGame, NotAllowed
 from bot.results import Button, Choice, Message, Outcome, User, custom_id
 from bot.service import clock, summary
@@ -29,6 +30,7 @@ from bot.service.settings import SettingsMixin
 from bot.service.undo import UndoMixin
 from bot.storage.rows import GameRow, SeatRow
 from engine import Action, Game, IllegalMove, MalformedMove
+from i18n import _
 
 __all__ = ["CittaService", "Renderer", "ServiceBase", "default_renderer"]
 
@@ -54,12 +56,12 @@ def _same_move(stored: str, typed: str | None) -> bool:
 def _tag(seat: SeatRow, now: int) -> str:
     """What is special about a seat: resigned, a computer, away, on vacation."""
     if seat.resigned:
-        return " (resigned)"
+        return " " + _("(resigned)")
     if seat.computer:
-        return f" (computer, {seat.ai_level})"
+        return " " + _("(computer, {level})", level=_(seat.ai_level or "basic"))
     if seat.away:
-        return " (away: the bot plays for them)"
-    return " (on vacation)" if clock.on_vacation(seat, now) else ""
+        return " " + _("(away: the bot plays for them)")
+    return " " + _("(on vacation)") if clock.on_vacation(seat, now) else ""
 
 
 class CittaService(
@@ -108,35 +110,39 @@ class CittaService(
     async def _play(
         self, user_id: int, text: str, game_id: int, based_on: int, seat: int | None, confirmed: bool
     ) -> Outcome:
-        for _ in range(ATTEMPTS):
+        for _attempt in range(ATTEMPTS):
             row = await self._game_row(None, game_id)
             me, seats = await self._seat_of(row, user_id)
             if seat is not None and me.seat != seat:
-                owner = next((s.name for s in seats if s.seat == seat), "another player")
-                raise NotAllowed(f"This button is for {owner}.")
+                owner = next((s.name for s in seats if s.seat == seat), _("another player"))
+                raise NotAllowed(_("This button is for {owner}.", owner=owner))
             if me.resigned:
-                raise NotAllowed("You have resigned from this game.")
+                raise NotAllowed(_("You have resigned from this game."))
             if me.away:
                 await self.storage.come_back(row.id, me.seat)
                 me = replace(me, away=False)
                 seats = [me if s.seat == me.seat else s for s in seats]
             if based_on > row.version:
-                raise NotAllowed("That button does not belong to this game's current position.")
+                raise NotAllowed(_("That button does not belong to this game's current position."))
             same = None if seat is not None else _canonical(text)
             copy = seat is not None or same is not None
             earlier = await self.storage.moved_since(row.id, based_on, me.seat, same) if copy else None
             if earlier is not None:
                 raise AlreadyMade(
-                    f"That move was already made: your `{earlier.text}` (move {earlier.number}) counts."
+                    _(
+                        "That move was already made: your `{move}` (move {number}) counts.",
+                        move=earlier.text,
+                        number=earlier.number,
+                    )
                 )
             game = self._restore(row)
             try:
-                action, _ = game.check(me.seat, text)
+                action = game.check(me.seat, text)[0]
             except IllegalMove as e:
                 raise await self._refusal(row, game, me, text, e) from None
             if not confirmed and (warning := summary.waste_warning(game, action)):
                 cid = custom_id(row.id, row.version, me.seat, move=str(action))
-                button = Button(f"Play {action} anyway", cid, "danger")
+                button = Button(_("Play {move} anyway", move=action), cid, "danger")
                 return Outcome(reply=Message(warning, ephemeral=True, buttons=(button,)), game=row.id)
             before = stage(game)
             made = [Made(me.seat, action, game.play(me.seat, action))]
@@ -144,7 +150,7 @@ class CittaService(
             if outcome is not None:
                 log.info("game %s: seat %s played %s", row.id, me.seat, action)
                 return outcome
-        raise AlreadyMade("That move was already made.")
+        raise AlreadyMade(_("That move was already made."))
 
     async def _refusal(
         self, row: GameRow, game: Game, me: SeatRow, text: str, error: IllegalMove
@@ -154,12 +160,13 @@ class CittaService(
         last = await self.storage.last_move_of(row.id, me.seat)
         if last is not None and not last.auto and _same_move(last.text, _canonical(text)):
             users = {s.seat: s.user_id for s in await self.storage.seats(row.id)}
-            waiting, _ = summary.next_line(game, users)
-            return AlreadyMade(
-                f"Your move `{last.text}` was already made (move {last.number}, <t:{last.created_at}:R>) "
-                f"and counts. {waiting}".strip()
-            )
-        return MoveRefused(str(error))
+            waiting = summary.next_line(game, users)[0]
+            made = _(
+                "Your move `{move}` was already made (move {number}, {when}) and counts.",
+                move=last.text, number=last.number, when=f"<t:{last.created_at}:R>",
+            )  # fmt: skip
+            return AlreadyMade(f"{made} {waiting}".strip())
+        return MoveRefused(error.told(i18n.current()))
 
     async def choices(self, channel: int, user_id: int, typed: str) -> list[Choice]:
         """Autocomplete for ``/citta play``: the user's legal moves fitting ``typed`` (max 25)."""
@@ -179,39 +186,47 @@ class CittaService(
         row = await self._game_row(channel, None, active=False)
         seats = await self.storage.seats(row.id)
         listing = ", ".join(s.name + _tag(s, self.now()) for s in seats)
+        setup = summary.setup_name(row.setup)
         if row.status == "lobby":
-            return Message(f"Lobby ({row.setup} setup): {listing}. The host starts the game.", ephemeral=True)
+            text = _("Lobby ({setup}): {players}. The host starts the game.", setup=setup, players=listing)
+            return Message(text, ephemeral=True)
         game = self._restore(row)
         users = {s.seat: s.user_id for s in seats}
-        head = f"Game {row.id} ({row.setup} setup; {listing}). {summary.when(game.view(None))}."
+        head = _("Game {game} ({setup}; {players}). {when}.", game=row.id, setup=setup, players=listing,
+                 when=summary.when(game.view(None)))  # fmt: skip
         if row.paused is not None:
-            head += f"\n⏸ The game is paused: {row.paused}."
+            head += "\n" + _("⏸ The game is paused: {why}.", why=row.paused)
         elif row.blocked is not None:
-            head += f"\n⚠️ I cannot post in this channel: I lack the **{row.blocked}** permission."
+            head += "\n" + _(
+                "⚠️ I cannot post in this channel: I lack the **{permission}** permission.",
+                permission=row.blocked,
+            )
         if game.is_over:
             return Message(f"{head}\n{summary.standings(game.view(None))}", ephemeral=True)
-        nxt, _ = summary.next_line(game, users)
+        who = summary.waited_for(game, users)[0]
         ends = [
             f"{seats[c.seat].name} <t:{end}:R>"
             for c in await self.storage.clocks(row.id)
             if (end := clock.deadline(c, row.settings)) is not None
         ]
-        due = f"\nTime is up for {', '.join(ends)}." if ends else ""
-        return Message(f"{head}\n{nxt[:-1]} — waiting since <t:{row.updated_at}:R>.{due}", ephemeral=True)
+        lines = [head, _("Next: {who} — waiting since {since}.", who=who, since=f"<t:{row.updated_at}:R>")]
+        if ends:
+            lines.append(_("Time is up for {players}.", players=", ".join(ends)))
+        return Message("\n".join(lines), ephemeral=True)
 
     async def board(self, channel: int, *, full: bool = False) -> Message:
         """The current board (spectator view) with the last move highlighted: the phone
         pictures, or with ``full`` the whole detailed poster for a large screen."""
         row = await self._game_row(channel, None, active=False)
         if row.snapshot is None:
-            raise NoGame("The game has not started yet: there is no board to show.")
+            raise NoGame(_("The game has not started yet: there is no board to show."))
         game = self._restore(row)
         view = game.view(None)
         text = f"{summary.when(view)}."
         if full:
             return Message(text, image=await self.render(view, row.highlight), ephemeral=True)
         moves = await self.storage.moves(row.id, 1)
-        last = f"{moves[-1].text} — {moves[-1].summary}" if moves else ""
+        last = f"{moves[-1].text} — {moves[-1].summary_in(i18n.current())}" if moves else ""
         pending = game.pending_seats()
         focus = pending[0] if pending else None
         pictures = await self.pictures(view, row.highlight, last_move=last, focus=focus)
@@ -223,8 +238,11 @@ class CittaService(
         seats = {s.seat: s.name for s in await self.storage.seats(row.id)}
         moves = await self.storage.moves(row.id, max(1, min(last, 50)))
         if not moves:
-            return Message("No move has been made yet.", ephemeral=True)
-        lines = [f"{m.number}. **{seats.get(m.seat, '?')}** `{m.text}` — {m.summary}" for m in moves]
+            return Message(_("No move has been made yet."), ephemeral=True)
+        words = i18n.current()
+        lines = [
+            f"{m.number}. **{seats.get(m.seat, '?')}** `{m.text}` — {m.summary_in(words)}" for m in moves
+        ]
         text = "\n".join(lines)
         while len(text) > 1900 and len(lines) > 1:
             lines.pop(0)
@@ -234,7 +252,7 @@ class CittaService(
     async def score(self, channel: int) -> Message:
         row = await self._game_row(channel, None, active=False)
         if row.snapshot is None:
-            raise NoGame("The game has not started yet.")
+            raise NoGame(_("The game has not started yet."))
         return Message(summary.standings(self._restore(row).view(None)), ephemeral=True)
 
     async def secrets(
@@ -243,10 +261,12 @@ class CittaService(
         """The user's private information of this year (polled cards, drawn cards), privately."""
         row = await self._game_row(channel, game_id, active=False)
         if row.snapshot is None:
-            raise NoGame("The game has not started yet.")
-        me, _ = await self._seat_of(row, user_id)
+            raise NoGame(_("The game has not started yet."))
+        me = (await self._seat_of(row, user_id))[0]
         view = self._restore(row).view(me.seat)
-        drawn = [s.text for s in await self.storage.secrets(row.id, me.seat, view.year) if s.kind != "peek"]
+        words = i18n.current()
+        secrets = await self.storage.secrets(row.id, me.seat, view.year)
+        drawn = [s.told(words) for s in secrets if s.kind != "peek"]
         return Message(summary.peek_text(view, drawn), ephemeral=True)
 
     @staticmethod
@@ -260,25 +280,27 @@ class CittaService(
         row = await self._game_row(channel, None, active=False)
         if row.status == "lobby":
             left = await self.leave(row.id, User(user_id, ""))
-            return await self._told(row, Outcome(Message("You left the lobby.", ephemeral=True), left.reply,
-                                                 game=row.id))  # fmt: skip
+            bye = Message(_("You left the lobby."), ephemeral=True)
+            return await self._told(row, Outcome(bye, left.reply, game=row.id))
         row = await self._game_row(channel, None)
         async with self.game_lock(row.id):
             return await self._resign(row, user_id, channel)
 
     async def _resign(self, row: GameRow, user_id: int, channel: int) -> Outcome:
-        for _ in range(ATTEMPTS):
+        for _attempt in range(ATTEMPTS):
             me, seats = await self._seat_of(row, user_id)
             if me.resigned:
-                raise NotAllowed("You have already resigned.")
+                raise NotAllowed(_("You have already resigned."))
             game = self._restore(row)
             seats = [replace(s, resigned=True) if s.seat == me.seat else s for s in seats]
-            lead = f"**{me.name}** resigns; the bot makes their moves from now on."
+            with i18n.speaking(row.settings.language):  # the channel's
+                lead = _("**{name}** resigns; the bot makes their moves from now on.", name=me.name)
+                abandoned = _("Every player has resigned: the game is abandoned.")
+                over = Message(f"{lead} {abandoned}")
             if all(s.resigned or s.computer for s in seats):
                 await self.storage.set_status(row.id, "abandoned", now=self.now())
-                over = Message(f"{lead} Every player has resigned: the game is abandoned.")
                 return await self._told(
-                    row, Outcome(Message("You resigned.", ephemeral=True), over, game=row.id)
+                    row, Outcome(Message(_("You resigned."), ephemeral=True), over, game=row.id)
                 )
             before = stage(game)
             made = await self._bot_moves(game, seats, row)
@@ -288,31 +310,36 @@ class CittaService(
             if outcome is not None:
                 return outcome
             row = await self._game_row(channel, None)
-        raise AlreadyMade("The game changed while resigning; try again.")
+        raise AlreadyMade(_("The game changed while resigning; try again."))
 
     async def abandon_prompt(self, user_id: int, *, channel: int, can_manage: bool) -> Message:
         """The private confirmation (with its button) for abandoning the channel's game."""
         row = await self._game_row(channel, None, active=False)
         self._check_abandon(row, user_id, can_manage)
-        button = Button("Abandon the game", custom_id(row.id, row.version, None, "abandon"), "danger")
+        button = Button(_("Abandon the game"), custom_id(row.id, row.version, None, "abandon"), "danger")
         return Message(
-            "Abandon this game for everyone? This cannot be undone.", ephemeral=True, buttons=(button,)
+            _("Abandon this game for everyone? This cannot be undone."), ephemeral=True, buttons=(button,)
         )
 
     @staticmethod
     def _check_abandon(row: GameRow, user_id: int, can_manage: bool) -> None:
         if row.status not in ("lobby", "active"):
-            raise NoGame("That game is already finished.")
+            raise NoGame(_("That game is already finished."))
         if user_id != row.host and not can_manage:
-            raise NotAllowed("Only the host or a member with Manage Server can abandon the game.")
+            raise NotAllowed(_("Only the host or a member with Manage Server can abandon the game."))
 
     async def abandon(self, user_id: int, *, game_id: int, can_manage: bool) -> Outcome:
         row = await self._game_row(None, game_id, active=False)
         self._check_abandon(row, user_id, can_manage)
         if not await self.storage.set_status(row.id, "abandoned", now=self.now()):
-            raise NoGame("That game is already finished.")
+            raise NoGame(_("That game is already finished."))
         log.info("game %s abandoned by user %s", row.id, user_id)
-        note = Message(f"<@{user_id}> abandoned game {row.id}. `/citta new` starts a new one.")
+        with i18n.speaking(row.settings.language):  # the channel's
+            text = _(
+                "{user} abandoned game {game}. `/citta new` starts a new one.",
+                user=f"<@{user_id}>",
+                game=row.id,
+            )
         return await self._told(
-            row, Outcome(Message("The game is abandoned.", ephemeral=True), note, game=row.id)
+            row, Outcome(Message(_("The game is abandoned."), ephemeral=True), Message(text), game=row.id)
         )

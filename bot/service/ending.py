@@ -15,11 +15,13 @@ import contextlib
 from collections.abc import AsyncIterator
 from typing import Any
 
+import i18n
 from bot.results import Message, Post
 from bot.service.base import ServiceBase, log
 from bot.service.history import final_text, placings, player_key
 from bot.storage.rows import GameRow, Placing, SeatRow
 from engine import Game
+from i18n import _n
 
 
 class EndingMixin(ServiceBase):
@@ -44,8 +46,12 @@ class EndingMixin(ServiceBase):
 
     @staticmethod
     def _final_posts(row: GameRow, places: list[Placing]) -> list[Post]:
-        """The end-of-game post (scoring breakdown, rating changes); none while the game runs."""
-        return [Post(row.channel, Message(final_text(row.id, places)))] if places else []
+        """The end-of-game post (scoring breakdown, rating changes, in the game's language); none
+        while the game runs."""
+        if not places:
+            return []
+        with i18n.speaking(row.settings.language):
+            return [Post(row.channel, Message(final_text(row.id, places)))]
 
     async def post_replay(self, game_id: int) -> list[int]:
         """Draw a finished game's replay in a worker and store its post, once (the outbox ids;
@@ -65,11 +71,20 @@ class EndingMixin(ServiceBase):
         return await self.storage.store_replay(game_id, posts, self.now()) or []
 
     async def replay_message(self, row: GameRow, *, ephemeral: bool = False) -> Message:
-        """The replay of a finished game as a message with its GIF, drawn in a worker."""
+        """The replay of a finished game as a message with its GIF, drawn in a worker: for the
+        reader (``ephemeral``), or posted in the channel in the game's language."""
         from render.replay import animation
 
         assert row.record is not None and self.renderer is not None
-        data, frames = await self.workers.call(animation, row.record, self.renderer)
-        text = f"🎞️ Game {row.id}, replayed: the board after each political round and each year"
-        text += f" ({frames} frames)."
+        code = i18n.current().code if ephemeral else row.settings.language
+        data, frames = await self.workers.call(animation, row.record, self.renderer, lang=code)
+        with i18n.speaking(code):
+            text = _n(
+                "🎞️ Game {game}, replayed: the board after each political round and each year "
+                "({count} frame).",
+                "🎞️ Game {game}, replayed: the board after each political round and each year "
+                "({count} frames).",
+                frames,
+                game=row.id,
+            )
         return Message(text, image=data, filename=f"citta-game-{row.id}.gif", ephemeral=ephemeral)

@@ -10,17 +10,20 @@ from __future__ import annotations
 
 from typing import Any
 
+import i18n
 from bot.errors import NotAllowed
 from bot.results import Button, Message, custom_id
 from bot.service import summary
 from bot.service.base import ServiceBase
 from engine import Game
 from engine.ai.hint import Hint, hint
+from i18n import _
 
 
-def hint_of(snapshot: dict[str, Any], record: dict[str, Any], seat: int, seed: int) -> Hint:
-    """`engine.ai.hint.hint` on a stored position (runs in a worker)."""
-    return hint(Game.restore(snapshot, record), seat, seed=seed)
+def hint_of(snapshot: dict[str, Any], record: dict[str, Any], seat: int, seed: int, lang: str = "en") -> Hint:
+    """`engine.ai.hint.hint` on a stored position, its words in language ``lang`` (runs in a
+    worker, which may be another process: the language goes with the call)."""
+    return hint(Game.restore(snapshot, record), seat, seed=seed, words=i18n.lang(lang))
 
 
 class HintMixin(ServiceBase):
@@ -31,20 +34,24 @@ class HintMixin(ServiceBase):
         row = await self._game_row(channel, game_id)
         me, seats = await self._seat_of(row, user_id)
         if me.resigned:
-            raise NotAllowed("You have resigned from this game.")
+            raise NotAllowed(_("You have resigned from this game."))
         game = self._restore(row)
         if not game.legal_moves(me.seat):
-            waiting, _ = summary.next_line(game, {s.seat: s.user_id for s in seats})
+            waiting, _mentions = summary.next_line(game, {s.seat: s.user_id for s in seats})
             return Message(
-                f"Nothing is asked of you now, so there is nothing to hint. {waiting}", ephemeral=True
+                _("Nothing is asked of you now, so there is nothing to hint. {waiting}", waiting=waiting),
+                ephemeral=True,
             )
         assert row.snapshot is not None and row.record is not None
-        found: Hint = await self.workers.call(hint_of, row.snapshot, row.record, me.seat, row.version)
+        code = i18n.current().code
+        found: Hint = await self.workers.call(hint_of, row.snapshot, row.record, me.seat, row.version, code)
         move = str(found.move)
-        text = f"{found.text()}\nOnly you see this hint. Play it with the button or `/citta play {move}`."
+        only = _("Only you see this hint. Play it with the button or `/citta play {move}`.", move=move)
+        text = f"{found.text()}\n{only}"
         try:
+            label = _("Play {move}", move=move)[:80]
             buttons: tuple[Button, ...] = (
-                Button(f"Play {move}"[:80], custom_id(row.id, row.version, me.seat, move=move), "primary"),
+                Button(label, custom_id(row.id, row.version, me.seat, move=move), "primary"),
             )
         except ValueError:  # a custom id too long for Discord: the command is enough
             buttons = ()

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.service.ratings import Standing, ranks, rate
-from bot.service.summary import count
 from bot.storage.rows import Placing, Rating, SeatRow
 from engine import Action, Game, MalformedMove
 from engine.actions import BUILDING_CARDS
+from i18n import _, _n
 
 
 def player_key(seat: SeatRow) -> str:
@@ -23,7 +23,15 @@ def player_key(seat: SeatRow) -> str:
 
 
 def computer_name(level: str) -> str:
+    """A computer player's name in the history (stored: English; see `shown_name`)."""
     return f"Computer ({level})"
+
+
+def shown_name(place: Placing) -> str:
+    """The name of a placing as shown: a computer player's in the reader's language."""
+    if place.user_id is None and place.player.startswith("computer:"):
+        return _("Computer ({level})", level=_(place.player.removeprefix("computer:")))
+    return place.name
 
 
 def buildings(moves: list[tuple[int, str]], seat: int) -> Counter[str]:
@@ -87,13 +95,17 @@ def signed(x: float) -> str:
 
 def final_text(game_id: int, places: list[Placing]) -> str:
     """The end-of-game post: places, the scoring breakdown, and each player's rating change."""
-    lines = [f"🏁 **Game {game_id} — final scoring** (citizens + complete cities − hunger = score)"]
+    lines = [_("🏁 **Game {game} — final scoring** (citizens + complete cities − hunger = score)",
+               game=game_id)]  # fmt: skip
     for p in sorted(places, key=lambda p: (p.rank, p.seat)):
-        citizens = count(p.citizens, "citizen")
-        parts = f"{citizens} + {p.bonus} for complete cities − {p.hunger_vp} hunger = **{number(p.score)}**"
-        note = " (resigned)" if p.resigned else ""
+        parts = _n(
+            "{count} citizen + {bonus} for complete cities − {hunger} hunger = **{score}**",
+            "{count} citizens + {bonus} for complete cities − {hunger} hunger = **{score}**",
+            p.citizens, bonus=p.bonus, hunger=p.hunger_vp, score=number(p.score),
+        )  # fmt: skip
+        name = _("**{name}** (resigned)", name=shown_name(p)) if p.resigned else f"**{shown_name(p)}**"
         lines.append(
-            f"{p.rank}. **{p.name}**{note}: {parts}, {p.gold} gold — rating {number(p.after.shown)} "
-            f"({signed(p.change)})"
-        )
+            _("{rank}. {name}: {parts}, {gold} gold — rating {rating} ({change})", rank=p.rank, name=name,
+              parts=parts, gold=p.gold, rating=number(p.after.shown), change=signed(p.change))
+        )  # fmt: skip
     return "\n".join(lines)

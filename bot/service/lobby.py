@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import i18n
 from bot.errors import LobbyError, NoGame, NotAllowed
 from bot.results import Button, Message, Outcome, Post, User, custom_id
 from bot.service import summary
@@ -16,9 +17,12 @@ from bot.service.commit import CommitMixin
 from bot.service.computer import levels
 from bot.storage.sqlite import ChannelBusy, GameRow, SeatRow
 from engine import Game
+from i18n import N_, _, _n
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
 NAME_LIMIT = 32
+SETUPS = {"beginner": N_("beginner setup"), "experienced": N_("experienced setup")}
+"""The setups as the lobby and the start post name them."""
 
 
 def clean_name(name: str) -> str:
@@ -40,7 +44,11 @@ def unique_names(names: list[str]) -> list[str]:
 
 def who(seat: SeatRow) -> str:
     """A seat as the channel sees it: a mention, or a computer player's name and level."""
-    return f"🤖 {seat.name} ({seat.ai_level})" if seat.computer else f"<@{seat.user_id}>"
+    return (
+        _("🤖 {name} ({level})", name=seat.name, level=_(seat.ai_level) if seat.ai_level else "")
+        if seat.computer
+        else f"<@{seat.user_id}>"
+    )
 
 
 class LobbyMixin(CommitMixin):
@@ -48,13 +56,15 @@ class LobbyMixin(CommitMixin):
 
     async def new_game(
         self, user: User, *, channel: int, guild: int | None = None, setup: str = "beginner",
-        players: int | None = None,
+        players: int | None = None, language: str | None = None,
     ) -> Message:  # fmt: skip
-        """Open a lobby in the channel, with the user as host; the message has Join/Leave/Start."""
+        """Open a lobby in the channel, with the user as host; the message has Join/Leave/Start.
+        ``language`` is the game's (its posts and pictures): the server's, say; English when
+        we do not speak it."""
         if setup not in ("beginner", "experienced"):
-            raise LobbyError("The setup is 'beginner' or 'experienced'.")
+            raise LobbyError(_("The setup is 'beginner' or 'experienced'."))
         if players is not None and not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise LobbyError(f"La Città is for {MIN_PLAYERS} to {MAX_PLAYERS} players.")
+            raise LobbyError(_("La Città is for {low} to {high} players.", low=MIN_PLAYERS, high=MAX_PLAYERS))
         try:
             game_id = await self.storage.create_lobby(
                 guild=guild, channel=channel, host=user.id, host_name=clean_name(user.name), setup=setup,
@@ -62,50 +72,42 @@ class LobbyMixin(CommitMixin):
             )  # fmt: skip
         except ChannelBusy:
             raise LobbyError(
-                "This channel already has a game. Finish it (or `/citta abandon` it) first, "
-                "or start one in another channel."
+                _(
+                    "This channel already has a game. Finish it (or `/citta abandon` it) first, "
+                    "or start one in another channel."
+                )
             ) from None
+        row = await self.storage.game(game_id)
+        if row is not None and row.settings.language != i18n.choose(language):
+            await self.storage.set_settings(game_id, replace(row.settings, language=i18n.choose(language)))
         return await self.lobby_message(game_id)
 
     async def lobby_message(self, game_id: int) -> Message:
-        """The lobby message: who is in, and the Join / Leave / Start buttons."""
+        """The lobby message (a channel post, in the game's language): who is in, and the
+        Join / Leave / Start buttons."""
         row = await self.storage.game(game_id)
         if row is None:
-            raise NoGame("There is no such game.")
+            raise NoGame(_("There is no such game."))
         seats = await self.storage.seats(game_id)
-        wanted = (
-            f"{row.players_wanted} players" if row.players_wanted else f"{MIN_PLAYERS}–{MAX_PLAYERS} players"
-        )
-        listing = "\n".join(f"{s.seat + 1}. {who(s)}" + (" (host)" if s.user_id == row.host else "")
-                            for s in seats)  # fmt: skip
-        if row.status != "lobby":
-            state = "closed" if row.status == "abandoned" else "started"
-            return Message(f"**La Città** game {row.id} — {state}.\n{listing}")
-        text = (
-            f"**La Città** — new game ({row.setup} setup, {wanted}). Press **Join** to play; "
-            f"the host presses **Start** (`/citta add-ai` adds a computer player).\n{listing}"
-        )
-        buttons = (
-            Button("Join", custom_id(game_id, 0, None, "join"), "success"),
-            Button("Leave", custom_id(game_id, 0, None, "leave"), "secondary"),
-            Button("Start", custom_id(game_id, 0, None, "start"), "primary"),
-        )
-        return Message(text, buttons=buttons)
+        with i18n.speaking(row.settings.language):
+            return _lobby_text(row, seats)
 
     async def _lobby_row(self, game_id: int, user_id: int | None = None) -> GameRow:
         """The lobby; LobbyError saying what became of it (and of the user) when it is no lobby."""
         row = await self.storage.game(game_id)
         if row is None:
-            raise NoGame("There is no such game.")
+            raise NoGame(_("There is no such game."))
         if row.status == "lobby":
             return row
         if row.status == "abandoned":
-            raise LobbyError("This lobby was closed; `/citta new` opens a new one.")
+            raise LobbyError(_("This lobby was closed; `/citta new` opens a new one."))
         seats = await self.storage.seats(game_id)
         mine = next((s for s in seats if s.user_id == user_id), None)
         if mine is not None:
-            raise LobbyError(f"The game has already started, and you are in it (seat {mine.seat + 1}).")
-        raise LobbyError("The game has already started without you; `/citta new` opens another one.")
+            raise LobbyError(
+                _("The game has already started, and you are in it (seat {seat}).", seat=mine.seat + 1)
+            )
+        raise LobbyError(_("The game has already started without you; `/citta new` opens another one."))
 
     async def join(self, game_id: int, user: User) -> Outcome:
         """Join a lobby. The reply is the updated lobby message (to edit in place).
@@ -120,12 +122,14 @@ class LobbyMixin(CommitMixin):
         limit = row.players_wanted or MAX_PLAYERS
         result = await self.storage.join_lobby(game_id, user.id, clean_name(user.name), limit, self.now())
         if result == "already":
-            raise LobbyError("You are already in this game.")
+            raise LobbyError(_("You are already in this game."))
         if result == "full":
-            raise LobbyError(f"The game is full ({limit} players).")
+            raise LobbyError(
+                _n("The game is full ({count} player).", "The game is full ({count} players).", limit)
+            )
         if result == "closed":
             await self._lobby_row(game_id, user.id)  # raises, saying what became of the lobby
-            raise LobbyError("This lobby is closed.")
+            raise LobbyError(_("This lobby is closed."))
         seats = await self.storage.seats(game_id)
         if row.players_wanted and len(seats) >= row.players_wanted:
             return await self._start(row, seats, user.id)
@@ -138,22 +142,22 @@ class LobbyMixin(CommitMixin):
 
     async def _leave(self, game_id: int, user: User) -> Outcome:
         await self._lobby_row(game_id, user.id)
-        result, _ = await self.storage.leave_lobby(game_id, user.id, self.now())
+        result, _host = await self.storage.leave_lobby(game_id, user.id, self.now())
         if result == "not_in":
-            raise LobbyError("You are not in this game.")
+            raise LobbyError(_("You are not in this game."))
         if result == "closed":
-            raise LobbyError("This lobby is closed: the game has started or was abandoned.")
+            raise LobbyError(_("This lobby is closed: the game has started or was abandoned."))
         return Outcome(reply=await self.lobby_message(game_id), game=game_id)
 
     async def add_ai(self, user: User, *, channel: int, level: str = "basic") -> Outcome:
         """The host fills a lobby seat with a computer player; the reply is the lobby message."""
         row = await self.storage.open_game(channel)
         if row is None or row.status != "lobby":
-            raise LobbyError("Computer players join a lobby: open one with `/citta new` first.")
+            raise LobbyError(_("Computer players join a lobby: open one with `/citta new` first."))
         if user.id != row.host:
-            raise NotAllowed("Only the host can add a computer player.")
+            raise NotAllowed(_("Only the host can add a computer player."))
         if level not in levels():
-            raise LobbyError(f"The computer levels are {', '.join(levels())}.")
+            raise LobbyError(_("The computer levels are {levels}.", levels=", ".join(levels())))
         async with self.game_lock(row.id):
             return await self._add_ai(row, user, level)
 
@@ -164,28 +168,32 @@ class LobbyMixin(CommitMixin):
         limit = row.players_wanted or MAX_PLAYERS
         result = await self.storage.join_lobby(row.id, -k, f"Computer {k}", limit, self.now(), ai_level=level)
         if result == "full":
-            raise LobbyError(f"The game is full ({limit} players).")
+            raise LobbyError(
+                _n("The game is full ({count} player).", "The game is full ({count} players).", limit)
+            )
         if result != "joined":
-            raise LobbyError("This lobby is closed: the game has started or was abandoned.")
+            raise LobbyError(_("This lobby is closed: the game has started or was abandoned."))
         seats = await self.storage.seats(row.id)
-        joined = f"🤖 Computer {k} ({level}) joins"
+        name, shown = f"Computer {k}", _(level)
         if row.players_wanted and len(seats) >= row.players_wanted:
             started = await self._start(row, seats, user.id)
-            return replace(started, reply=Message(f"{joined}; the game begins.", ephemeral=True))
+            begins = _("🤖 {name} ({level}) joins; the game begins.", name=name, level=shown)
+            return replace(started, reply=Message(begins, ephemeral=True))
         lobby = await self.lobby_message(row.id)
-        return await self._told(
-            row, Outcome(Message(f"{joined} the lobby.", ephemeral=True), lobby, game=row.id)
-        )
+        joined = _("🤖 {name} ({level}) joins the lobby.", name=name, level=shown)
+        return await self._told(row, Outcome(Message(joined, ephemeral=True), lobby, game=row.id))
 
     async def start(self, game_id: int, user: User) -> Outcome:
         """The host starts the game: seats are fixed, a secret seed drawn, the first move asked."""
         async with self.game_lock(game_id):
             row = await self._lobby_row(game_id, user.id)
             if user.id != row.host:
-                raise NotAllowed("Only the host can start the game.")
+                raise NotAllowed(_("Only the host can start the game."))
             seats = await self.storage.seats(game_id)
             if len(seats) < MIN_PLAYERS:
-                raise LobbyError(f"At least {MIN_PLAYERS} players are needed; invite someone to press Join.")
+                raise LobbyError(
+                    _("At least {count} players are needed; invite someone to press Join.", count=MIN_PLAYERS)
+                )
             return await self._start(row, seats, user.id)
 
     async def _start(self, row: GameRow, seats: list[SeatRow], user_id: int) -> Outcome:
@@ -196,10 +204,14 @@ class LobbyMixin(CommitMixin):
         game = Game.new(names, seed=seed, setup=row.setup)  # type: ignore[arg-type]
         lit = summary.highlight(game.setup_events)
         humans = [s.user_id for s in seats if not s.computer]
-        order = ", ".join(f"{who(s)} as {n}" for s, n in zip(seats, names, strict=True))
-        text = f"**La Città** game {row.id} begins ({row.setup} setup): {order}.\n"
-        text += summary.summary_line(game.setup_events)
-        announcement = await self._announce(row.id, 0, game, seats, text, lit)
+        with i18n.speaking(row.settings.language):  # the start post is public
+            order = ", ".join(
+                _("{who} as {name}", who=who(s), name=n) for s, n in zip(seats, names, strict=True)
+            )
+            text = _("**La Città** game {game} begins ({setup}): {order}.", game=row.id,
+                     setup=_(SETUPS[row.setup]), order=order)  # fmt: skip
+            setup = summary.summary_line(game.setup_events, words=i18n.current())
+            announcement = await self._announce(row.id, 0, game, seats, f"{text}\n{setup}", lit, setup)
         announcement = replace(announcement, mentions=tuple(dict.fromkeys([*announcement.mentions, *humans])))
         outcome = Outcome(reply=Message(""), announcement=announcement, game=row.id)
         ids = await self.storage.start_game(
@@ -209,5 +221,37 @@ class LobbyMixin(CommitMixin):
         )  # fmt: skip
         if ids is None:
             await self._lobby_row(row.id, user_id)  # it started meanwhile, or was closed: say so
-            raise LobbyError("The players changed at that moment; look at the lobby again and press Start.")
+            raise LobbyError(
+                _("The players changed at that moment; look at the lobby again and press Start.")
+            )
         return replace(outcome, reply=await self.lobby_message(row.id)).stored(ids)
+
+
+def _lobby_text(row: GameRow, seats: list[SeatRow]) -> Message:
+    """The lobby message in the current language."""
+    if row.players_wanted:
+        wanted = _n("{count} player", "{count} players", row.players_wanted)
+    else:
+        wanted = _("{low}–{high} players", low=MIN_PLAYERS, high=MAX_PLAYERS)
+    listing = "\n".join(
+        _("{number}. {who} (host)", number=s.seat + 1, who=who(s)) if s.user_id == row.host
+        else f"{s.seat + 1}. {who(s)}"
+        for s in seats
+    )  # fmt: skip
+    if row.status != "lobby":
+        if row.status == "abandoned":
+            head = _("**La Città** game {game} — closed.", game=row.id)
+        else:
+            head = _("**La Città** game {game} — started.", game=row.id)
+        return Message(f"{head}\n{listing}")
+    text = _(
+        "**La Città** — new game ({setup}, {wanted}). Press **Join** to play; the host presses "
+        "**Start** (`/citta add-ai` adds a computer player).",
+        setup=_(SETUPS.get(row.setup, row.setup)), wanted=wanted,
+    )  # fmt: skip
+    buttons = (
+        Button(_("Join"), custom_id(row.id, 0, None, "join"), "success"),
+        Button(_("Leave"), custom_id(row.id, 0, None, "leave"), "secondary"),
+        Button(_("Start"), custom_id(row.id, 0, None, "start"), "primary"),
+    )
+    return Message(f"{text}\n{listing}", buttons=buttons)

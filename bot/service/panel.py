@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import i18n
 from bot.errors import NotAllowed
 from bot.results import Button, Message, Option, Select, custom_id, step_id
 from bot.service import summary
@@ -23,31 +24,32 @@ from bot.service.base import ServiceBase
 from engine import Action, Game
 from engine.cities import city_at
 from engine.describe import describe
+from i18n import N_, _, _n
 
 OPTIONS_PER_SELECT = 25
 SELECTS_PER_PAGE = 4
 PER_PAGE = OPTIONS_PER_SELECT * SELECTS_PER_PAGE
 LABEL_LIMIT = 100
 VERBS = {
-    "castle": "Place a starting castle",
-    "gold": "Take 2 gold",
-    "found": "Found a city",
-    "build": "Build a small building",
-    "palace": "Palace (politics card)",
-    "university": "University (politics card)",
-    "hospital": "Hospital (politics card)",
-    "bath": "Public Bath (politics card)",
-    "cathedral": "Cathedral (politics card)",
-    "master": "Master Builder (politics card)",
-    "golden": "Golden Times (politics card)",
-    "bread": "Bread and Games (politics card)",
-    "harvest": "Rich Harvest (politics card)",
-    "poll": "Polling the People",
-    "pass": "Pass: draw a politics card",
-    "first": "Which city takes first",
-    "prefer": "Choose a service",
-    "demolish": "Choose buildings to demolish",
-    "starve": "Choose citizens who leave",
+    "castle": N_("Place a starting castle"),
+    "gold": N_("Take 2 gold"),
+    "found": N_("Found a city"),
+    "build": N_("Build a small building"),
+    "palace": N_("Palace (politics card)"),
+    "university": N_("University (politics card)"),
+    "hospital": N_("Hospital (politics card)"),
+    "bath": N_("Public Bath (politics card)"),
+    "cathedral": N_("Cathedral (politics card)"),
+    "master": N_("Master Builder (politics card)"),
+    "golden": N_("Golden Times (politics card)"),
+    "bread": N_("Bread and Games (politics card)"),
+    "harvest": N_("Rich Harvest (politics card)"),
+    "poll": N_("Polling the People"),
+    "pass": N_("Pass: draw a politics card"),
+    "first": N_("Which city takes first"),
+    "prefer": N_("Choose a service"),
+    "demolish": N_("Choose buildings to demolish"),
+    "starve": N_("Choose citizens who leave"),
 }
 
 
@@ -122,58 +124,69 @@ def _place(game: Game, hex_label: str) -> str:
 def option_label(game: Game, path: tuple[str, ...], word: str) -> str:
     """How the next word ``word`` after ``path`` is shown."""
     if not path:
-        return VERBS.get(word, word)
+        return _(VERBS[word]) if word in VERBS else word
     verb = path[0]
     if word.isdigit():
-        unit = {"golden": "citizen", "bread": "notable", "poll": "card"}.get(verb, "")
+        n = int(word)
         if verb == "poll":
-            return f"Card {word}"
-        return f"{word} {unit}{'' if word == '1' else 's'}".strip()
+            return _("Card {number}", number=word)
+        if verb == "golden":
+            return _n("{count} citizen", "{count} citizens", n)
+        if verb == "bread":
+            return _n("{count} notable", "{count} notables", n)
+        return word
     if word.startswith("from "):
-        return f"Citizen from {_place(game, word[5:])}"
+        return _("Citizen from {place}", place=_place(game, word[5:]))
     if word[0].isupper():
         return _place(game, word)
-    return word.capitalize()
+    if word == "all":
+        return _("All cards")
+    term = _(word)  # a building or a service
+    return term[:1].upper() + term[1:]
 
 
 def option_description(game: Game, seat: int, leads_to: list[Action]) -> str:
     """What picking an option does: the move's effect when it completes one, else how many
     moves it leads to."""
     if len(leads_to) == 1:
-        text = describe(game, seat, leads_to[0])
+        text = describe(game, seat, leads_to[0], words=i18n.current())
         return _cut(text.split(" — ", 1)[1] if " — " in text else text)
-    return f"{len(leads_to)} possible moves"
+    return _n("{count} possible move", "{count} possible moves", len(leads_to))
 
 
 def panel_message(game: Game, game_id: int, version: int, seat: int, path: Sequence[str], page: int,
                   note: str = "") -> Message:  # fmt: skip
     """The panel of ``seat`` at ``path`` (page ``page``), as a private message."""
     moves = game.legal_moves(seat)
-    head = [f"🎲 **Your move** (game {game_id}) — {summary.when(game.view(seat))}."]
+    head = [_("🎲 **Your move** (game {game}) — {when}.", game=game_id, when=summary.when(game.view(seat)))]
     if note:
         head.insert(0, note)
     if not moves:
-        return Message("\n".join([*head[:-1], "Nothing is asked of you right now."]), ephemeral=True)
-    head.append(f"You are asked to {summary.asked(game, seat)}.")
+        return Message("\n".join([*head[:-1], _("Nothing is asked of you right now.")]), ephemeral=True)
+    head.append(_("You are asked to {what}.", what=summary.asked(game, seat)))
     at = step(moves, path)
     if at.move is None and not at.nexts:
         at = step(moves, ())  # a path no legal move takes (any more): start again
     back = back_of(moves, at.path)
-    close = Button("Close", custom_id(game_id, version, seat, "close"), "secondary")
+    close = Button(_("Close"), custom_id(game_id, version, seat, "close"), "secondary")
     back_button = (
-        () if back is None else (Button("◀ Back", step_id(game_id, version, seat, back), "secondary"),)
+        () if back is None else (Button(_("◀ Back"), step_id(game_id, version, seat, back), "secondary"),)
     )
     if at.move is not None and not at.nexts:
-        text = describe(game, seat, at.move)
-        body = [*head, f"**Play `{at.move}`?**", text.split(" — ", 1)[1] if " — " in text else ""]
+        text = describe(game, seat, at.move, words=i18n.current())
+        body = [
+            *head,
+            _("**Play `{move}`?**", move=at.move),
+            text.split(" — ", 1)[1] if " — " in text else "",
+        ]
         if warning := summary.waste_warning(game, at.move):
             body.append(warning)
         confirm_id = custom_id(game_id, version, seat, "confirm", str(at.move))
-        confirm = Button(f"✅ Play {at.move}"[:80], confirm_id, "success")
+        confirm = Button(_cut(_("✅ Play {move}", move=at.move), 80), confirm_id, "success")
         return Message(
             "\n".join(b for b in body if b), ephemeral=True, buttons=(confirm, *back_button, close)
         )
-    chosen = f"Chosen so far: `{' '.join(at.path)}`." if at.path else "What do you do?"
+    chosen = _("Chosen so far: `{path}`.", path=" ".join(at.path)) if at.path else _("What do you do?")
     options = list(at.nexts.items())
     pages = max(1, -(-len(options) // PER_PAGE))
     page = min(max(0, page), pages - 1)
@@ -186,7 +199,7 @@ def panel_message(game: Game, game_id: int, version: int, seat: int, path: Seque
         selects.append(
             Select(
                 step_id(game_id, version, seat, at.path, page=page, select=k // OPTIONS_PER_SELECT),
-                _cut(f"Choose: {placeholder}", 150),
+                _cut(_("Choose: {options}", options=placeholder), 150),
                 tuple(
                     Option(_cut(label), w, option_description(game, seat, leads))
                     for label, (w, leads) in zip(labels, chunk, strict=True)
@@ -195,14 +208,14 @@ def panel_message(game: Game, game_id: int, version: int, seat: int, path: Seque
         )
     paging = []
     if page > 0:
-        paging.append(Button("◂ Previous", step_id(game_id, version, seat, at.path, page=page - 1)))
+        paging.append(Button(_("◂ Previous"), step_id(game_id, version, seat, at.path, page=page - 1)))
     if page + 1 < pages:
-        paging.append(
-            Button(f"More ({page + 2}/{pages}) ▸", step_id(game_id, version, seat, at.path, page=page + 1))
-        )
-    where = f" (page {page + 1} of {pages})" if pages > 1 else ""
+        more = _("More ({page}/{pages}) ▸", page=page + 2, pages=pages)
+        paging.append(Button(more, step_id(game_id, version, seat, at.path, page=page + 1)))
+    if pages > 1:
+        chosen = _("{chosen} (page {page} of {pages})", chosen=chosen, page=page + 1, pages=pages)
     return Message(
-        "\n".join([*head, chosen + where]),
+        "\n".join([*head, chosen]),
         ephemeral=True,
         selects=tuple(selects),
         buttons=(*back_button, *paging, close),
@@ -233,15 +246,15 @@ class PanelMixin(ServiceBase):
         row = await self._game_row(None, game_id)
         me, seats = await self._seat_of(row, user_id)
         if seat is not None and me.seat != seat:
-            owner = next((s.name for s in seats if s.seat == seat), "another player")
-            raise NotAllowed(f"This panel is for {owner}.")
+            owner = next((s.name for s in seats if s.seat == seat), _("another player"))
+            raise NotAllowed(_("This panel is for {owner}.", owner=owner))
         if based_on is not None and based_on != row.version:
-            note = note or "🔄 The game moved on since this panel was made: here is a fresh one."
+            note = note or _("🔄 The game moved on since this panel was made: here is a fresh one.")
             path, page = (), 0
         game = self._restore(row)
         msg = panel_message(game, row.id, row.version, me.seat, path, page, note)
         if not game.legal_moves(me.seat):
             users = {s.seat: s.user_id for s in seats}
-            waiting, _ = summary.next_line(game, users)
+            waiting = summary.next_line(game, users)[0]
             msg = msg.with_text(f"{msg.text}\n{waiting}".strip())
         return msg

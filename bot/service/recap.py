@@ -11,46 +11,77 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import i18n
 from bot.errors import NoGame
 from bot.results import Message
 from bot.service.commit import CommitMixin
-from bot.service.summary import count
 from bot.storage.rows import MoveRow, SeatRow
+from engine.words import Words, told
+from i18n import N_, _, _n
 
 EXPORT_FORMAT = "la-citta-record/1"
 RECAP_LIMIT = 1900
 GROUPS = (
-    ("Income and growth", ("income", "growth")),
-    ("Politics row", ("refill", "reshuffle", "draw")),
-    ("Voice of the people", ("voice", "tally")),
-    ("Relocation", ("relocate", "prefer")),
-    ("Demolition and feeding", ("demolish", "starve", "hunger", "city_lost")),
-    ("Years", ("year", "end_year", "game_over")),
+    (N_("Income and growth"), ("income", "growth")),
+    (N_("Politics row"), ("refill", "reshuffle", "draw")),
+    (N_("Voice of the people"), ("voice", "tally")),
+    (N_("Relocation"), ("relocate", "prefer")),
+    (N_("Demolition and feeding"), ("demolish", "starve", "hunger", "city_lost")),
+    (N_("Years"), ("year", "end_year", "game_over")),
+)
+OTHER = N_("Other")
+FULL_RECORD = N_("The full record: `Game.replay(json.load(file))` rebuilds the game.")
+SECRET_SEED = N_(
+    "The seed stays secret while the game runs (it would give away the hidden cards); it is added when "
+    "the game ends. Until then the file replays once the seed is filled in."
 )
 MOVE_KINDS = {"gold", "found", "build", "castle", "pass", "poll", "golden", "bread", "harvest", "palace",
               "hospital", "bath", "cathedral", "university", "master"}  # fmt: skip
 
 
+def events_in(move: MoveRow, words: Words) -> list[tuple[str, str]]:
+    """The move's public events as (kind, text in ``words``' language; the stored English text
+    for an event stored without its message)."""
+    events = move.events or []
+    if move.messages is None or len(move.messages) != len(events):
+        return events
+    return [
+        (kind, told(words, message, values) if message else text)
+        for (kind, text), (message, values) in zip(events, move.messages, strict=True)
+    ]
+
+
 def recap_lines(moves: list[MoveRow], seats: dict[int, SeatRow]) -> list[str]:
-    """The moves in one line, then the other changes grouped by kind (one line each)."""
+    """The moves in one line, then the other changes grouped by kind (one line each), the
+    headings in the current language."""
     played = []
     for m in moves:
-        by = " 🤖" if seats[m.seat].computer else " (by the bot)" if m.auto else ""
-        played.append(f"{seats[m.seat].name} `{m.text}`{by}")
-    lines = ["**Moves**: " + "; ".join(played) + "."]
-    grouped: dict[str, list[str]] = {title: [] for title, _ in GROUPS}
-    grouped["Other"] = []
+        name = seats[m.seat].name
+        if seats[m.seat].computer:
+            played.append(f"{name} `{m.text}` 🤖")
+        elif m.auto:
+            played.append(_("{name} `{move}` (by the bot)", name=name, move=m.text))
+        else:
+            played.append(f"{name} `{m.text}`")
+    lines = [_("**Moves**: {moves}.", moves="; ".join(played))]
+    grouped: dict[str, list[str]] = {title: [] for title, _kinds in GROUPS}
+    grouped[OTHER] = []
     kind_to_group = {k: title for title, kinds in GROUPS for k in kinds}
+    words = i18n.current()
     for m in moves:
         if m.events is None:  # stored before events were kept: the summary says it all
-            grouped["Other"].append(m.summary)
+            grouped[OTHER].append(m.summary_in(words))
             continue
-        for kind, text in m.events:
+        for kind, text in events_in(m, words):
             if kind in kind_to_group:
                 grouped[kind_to_group[kind]].append(text)
             elif kind not in MOVE_KINDS:  # a move's own effect is in its notation
-                grouped["Other"].append(text)
-    lines += [f"**{title}**: " + " ".join(texts) for title, texts in grouped.items() if texts]
+                grouped[OTHER].append(text)
+    lines += [
+        _("**{title}**: {texts}", title=_(title), texts=" ".join(texts))
+        for title, texts in grouped.items()
+        if texts
+    ]
     return lines
 
 
@@ -70,26 +101,31 @@ class RecapMixin(CommitMixin):
         """Everything since the user's last move, privately, with the current board."""
         row = await self._game_row(channel, game_id, active=False)
         if row.snapshot is None:
-            raise NoGame("The game has not started yet.")
+            raise NoGame(_("The game has not started yet."))
         me, seats = await self._seat_of(row, user_id)
         moves = await self.storage.moves(row.id)
         mine = [k for k, m in enumerate(moves) if m.seat == me.seat and not m.auto]
         since = moves[mine[-1] + 1 :] if mine else moves
         view = self._restore(row).view(None)
-        last = f"{moves[-1].text} — {moves[-1].summary}" if moves else ""
+        last = f"{moves[-1].text} — {moves[-1].summary_in(i18n.current())}" if moves else ""
         pictures = await self.pictures(view, row.highlight, last_move=last, focus=me.seat)
         if not since:
-            return Message("Nothing has happened since your last move.", pictures=pictures, ephemeral=True)
-        what = "your last move" if mine else "the start"
-        head = f"Since {what} ({count(len(since), 'move')}):"
+            return Message(_("Nothing has happened since your last move."), pictures=pictures, ephemeral=True)
+        if mine:
+            head = _n(
+                "Since your last move ({count} move):", "Since your last move ({count} moves):", len(since)
+            )
+        else:
+            head = _n("Since the start ({count} move):", "Since the start ({count} moves):", len(since))
         body = fit([head, *recap_lines(since, {s.seat: s for s in seats})])
         return Message(body, pictures=pictures, ephemeral=True)
 
     async def export(self, *, channel: int) -> Message:
-        """The game record as a JSON file (the seed only once the game has ended)."""
+        """The game record as a JSON file (the seed only once the game has ended), posted in the
+        channel (its text in the game's language; the file's note stays English)."""
         row = await self._game_row(channel, None, active=False)
         if row.record is None:
-            raise NoGame("The game has not started yet: there is nothing to export.")
+            raise NoGame(_("The game has not started yet: there is nothing to export."))
         ended = row.status in ("over", "abandoned")
         moves = await self.storage.moves(row.id)
         data: dict[str, Any] = {
@@ -113,15 +149,12 @@ class RecapMixin(CommitMixin):
                 for m in moves
             ],
         }
-        if ended:
-            note = "The full record: `Game.replay(json.load(file))` rebuilds the game."
-        else:
-            note = "The seed stays secret while the game runs (it would give away the hidden cards); "
-            note += "it is added when the game ends. Until then the file replays once the seed is filled in."
-            data["note"] = note
+        if not ended:
+            data["note"] = SECRET_SEED
         blob = json.dumps(data, indent=1).encode()
-        return Message(
-            f"📄 Record of game {row.id} ({len(row.record['moves'])} moves). {note}",
-            image=blob,
-            filename=f"la-citta-game-{row.id}.json",
-        )
+        with i18n.speaking(row.settings.language):  # posted in the channel
+            note = _(SECRET_SEED) if not ended else _(FULL_RECORD)
+            text = _n("📄 Record of game {game} ({count} move). {note}",
+                      "📄 Record of game {game} ({count} moves). {note}",
+                      len(row.record["moves"]), game=row.id, note=note)  # fmt: skip
+        return Message(text, image=blob, filename=f"la-citta-game-{row.id}.json")

@@ -6,25 +6,30 @@ that no hidden information can reach a channel message.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
+from functools import reduce
 
+import i18n
 from bot.results import Button, custom_id
 from engine import Action, Event, Game, View
 from engine.cities import area_map, city_at, hex_food, room
 from engine.describe import describe
+from engine.words import Words
+from i18n import N_, _, _n
 
 SUMMARY_LIMIT = 1500
 BUTTON_LABEL_LIMIT = 80
 BUTTONS_PER_SEAT = 5
 MAX_BUTTONS = 25
-PANEL_LABEL = "🎲 Make my move"
+PANEL_LABEL = N_("🎲 Make my move")
 PHASES = {
-    "setup": "castle placement",
-    "relocation": "relocation",
-    "demolition": "demolition",
-    "feeding": "feeding",
-    "over": "game over",
+    "relocation": N_("Year {year} of 6, relocation"),
+    "demolition": N_("Year {year} of 6, demolition"),
+    "feeding": N_("Year {year} of 6, feeding"),
 }
+"""`when` in the phases after the political rounds."""
+SETUPS = {"beginner": N_("beginner setup"), "experienced": N_("experienced setup")}
 
 
 def public(events: Iterable[Event]) -> list[Event]:
@@ -32,10 +37,21 @@ def public(events: Iterable[Event]) -> list[Event]:
     return [e for e in events if e.private_to is None]
 
 
-def summary_line(events: Iterable[Event], limit: int = SUMMARY_LIMIT) -> str:
-    """The public events of a move as one line (cut with … when very long)."""
-    text = " ".join(e.text.strip() for e in public(events) if e.text.strip())
+def summary_line(events: Iterable[Event], limit: int = SUMMARY_LIMIT, words: Words | None = None) -> str:
+    """The public events of a move as one line (cut with … when very long): in ``words``'
+    language, or as stored (English) without them."""
+    told = [e.text if words is None else e.told(words) for e in public(events)]
+    text = " ".join(t.strip() for t in told if t.strip())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def plain(text: str) -> str:
+    """``text`` without Discord's markup (bold, code, mentions), for alt text.
+
+    >>> plain("↩️ <@42> took back `gold` (**Ann**).")
+    '↩️ took back gold (Ann).'
+    """
+    return " ".join(re.sub(r"<@!?\d+>|[*`]", "", text).split())
 
 
 def highlight(events: Iterable[Event]) -> list[str]:
@@ -46,12 +62,22 @@ def highlight(events: Iterable[Event]) -> list[str]:
 def when(view: View) -> str:
     """Year, phase and round, e.g. ``Year 2 of 6, political round 3 of 5``."""
     if view.phase == "over":
-        return "The game is over"
+        return _("The game is over")
     if view.phase == "setup":
-        return "Setup: castle placement"
+        return _("Setup: castle placement")
     if view.phase == "politics":
-        return f"Year {view.year} of 6, political round {view.round} of 5"
-    return f"Year {view.year} of 6, {PHASES[view.phase]}"
+        return _("Year {year} of 6, political round {round} of 5", year=view.year, round=view.round)
+    return _(PHASES[view.phase], year=view.year)
+
+
+def setup_name(setup: str) -> str:
+    """``beginner setup`` or ``experienced setup``, in words."""
+    return _(SETUPS[setup]) if setup in SETUPS else setup
+
+
+def either(items: Sequence[str]) -> str:
+    """``A or B or C`` (in the current language)."""
+    return reduce(lambda a, b: _("{one} or {other}", one=a, other=b), items) if items else ""
 
 
 def mention(user_id: int) -> str:
@@ -67,33 +93,48 @@ def asked(game: Game, seat: int) -> str:
     """What ``seat`` is asked now, in words."""
     parts: list[str] = []
     for d in game.pending_decisions(seat):
-        s = "" if d.count == 1 else "s"
         if d.kind == "turn":
-            parts.append("play a turn")
+            parts.append(_("play a turn"))
         elif d.kind == "castle":
-            parts.append("place a starting castle")
+            parts.append(_("place a starting castle"))
         elif d.kind == "first":
-            names = " or ".join(_city_name(game, h) for h in d.cities)
-            parts.append(f"choose which city takes first in relocation: {names}")
+            names = either([_city_name(game, h) for h in d.cities])
+            parts.append(_("choose which city takes first in relocation: {cities}", cities=names))
         elif d.kind == "prefer":
-            parts.append(f"choose {' or '.join(d.services)} for {_city_name(game, d.city)}")
+            services = either([_(s) for s in d.services])
+            parts.append(_("choose {services} for {city}", services=services, city=_city_name(game, d.city)))
         elif d.kind == "demolish":
-            parts.append(f"choose {d.count} building{s} of {_city_name(game, d.city)} to demolish")
+            city = _city_name(game, d.city)
+            parts.append(
+                _n(
+                    "choose {count} building of {city} to demolish",
+                    "choose {count} buildings of {city} to demolish",
+                    d.count,
+                    city=city,
+                )
+            )
         else:
-            parts.append(f"choose {d.count} citizen{s} who leave for hunger")
+            parts.append(_n("choose {count} citizen who leave for hunger",
+                            "choose {count} citizens who leave for hunger", d.count))  # fmt: skip
     return ", ".join(dict.fromkeys(parts))
 
 
-def next_line(game: Game, users: dict[int, int]) -> tuple[str, tuple[int, ...]]:
-    """``Next: @Ann to play a turn.`` and the user ids it mentions (``users`` maps seats; a
-    computer player, with a negative id, is named, not mentioned)."""
+def waited_for(game: Game, users: dict[int, int]) -> tuple[str, tuple[int, ...]]:
+    """``@Ann to play a turn`` (each seat asked, joined by ``;``) and the user ids it mentions
+    (``users`` maps seats; a computer player, with a negative id, is named, not mentioned)."""
     if game.is_over:
         return "", ()
     seats = game.pending_seats()
     names = [p.name for p in game.view(None).players]
     who = {s: mention(users[s]) if users[s] > 0 else f"🤖 {names[s]}" for s in seats}
-    parts = [f"{who[s]} to {asked(game, s)}" for s in seats]
-    return "Next: " + "; ".join(parts) + ".", tuple(users[s] for s in seats if users[s] > 0)
+    parts = [_("{who} to {what}", who=who[s], what=asked(game, s)) for s in seats]
+    return "; ".join(parts), tuple(users[s] for s in seats if users[s] > 0)
+
+
+def next_line(game: Game, users: dict[int, int]) -> tuple[str, tuple[int, ...]]:
+    """``Next: @Ann to play a turn.`` and the user ids it mentions (see `waited_for`)."""
+    who, pinged = waited_for(game, users)
+    return (_("Next: {who}.", who=who) if who else ""), pinged
 
 
 def numbers_line(view: View, seats: Sequence[int]) -> str:
@@ -107,9 +148,18 @@ def numbers_line(view: View, seats: Sequence[int]) -> str:
     for seat in seats:
         p = view.players[seat]
         short = p.citizens - p.food
-        food = f"food {p.food} for {count(p.citizens, 'citizen')}"
-        food += f" ({short} short)" if short > 0 else ""
-        parts.append(f"{p.name}: {p.gold} gold · {food} · {count(p.action_cards, 'action card')}")
+        if short > 0:
+            food = _n(
+                "food {food} for {count} citizen ({short} short)",
+                "food {food} for {count} citizens ({short} short)",
+                p.citizens, food=p.food, short=short,
+            )  # fmt: skip
+        else:
+            food = _n("food {food} for {count} citizen", "food {food} for {count} citizens", p.citizens,
+                      food=p.food)  # fmt: skip
+        gold = _n("{count} gold", "{count} gold", p.gold)
+        cards = _n("{count} action card", "{count} action cards", p.action_cards)
+        parts.append(f"{p.name}: {gold} · {food} · {cards}")
     return "\n".join(parts)
 
 
@@ -138,7 +188,7 @@ def decision_buttons(game: Game, game_id: int, version: int, names: dict[int, st
     if game.is_over:
         return ()
     seats = game.pending_seats()
-    buttons: list[Button] = [Button(PANEL_LABEL, custom_id(game_id, version, None, "panel"), "success")]
+    buttons: list[Button] = [Button(_(PANEL_LABEL), custom_id(game_id, version, None, "panel"), "success")]
     for seat in seats:
         prefix = f"{names[seat]}: " if len(seats) > 1 else ""
         row: list[Button] = []
@@ -151,26 +201,29 @@ def decision_buttons(game: Game, game_id: int, version: int, names: dict[int, st
                 continue  # too long for a button: type it with /citta play
             if len(buttons) + len(row) >= MAX_BUTTONS:
                 break
-            label = _label(describe(game, seat, a), prefix)
+            label = _label(describe(game, seat, a, words=i18n.current()), prefix)
             row.append(Button(label, cid, "secondary" if a.verb in ("gold", "pass") else "primary"))
         buttons.extend(row)
     return tuple(buttons)
 
 
 def peek_text(view: View, drawn: Sequence[str]) -> str:
-    """A seat's private information this year: polled voice cards and drawn politics cards."""
+    """A seat's private information this year: polled voice cards and drawn politics cards
+    (``drawn``: the texts of the seat's secrets, in the reader's language)."""
     lines: list[str] = []
     seen = [(k, s) for k, s in enumerate(view.peek) if s is not None]
     if seen:
-        lines.append("Your polled voice cards: " + ", ".join(f"card {k} is {s}" for k, s in seen) + ".")
+        cards = ", ".join(_("card {number} is {service}", number=k, service=_(s)) for k, s in seen)
+        lines.append(_("Your polled voice cards: {cards}.", cards=cards))
     lines.extend(drawn)
     if not lines:
-        return f"You have no private information in year {view.year}."
-    return f"Year {view.year}, only for you:\n" + "\n".join(lines)
+        return _("You have no private information in year {year}.", year=view.year)
+    return _("Year {year}, only for you:", year=view.year) + "\n" + "\n".join(lines)
 
 
 def count(n: int, one: str, many: str | None = None) -> str:
-    """``1 citizen``, ``2 citizens``.
+    """``1 citizen``, ``2 citizens`` (English: a translated text uses ``_n`` with the whole
+    phrase instead).
 
     >>> count(1, "citizen"), count(0, "complete city", "complete cities")
     ('1 citizen', '0 complete cities')
@@ -186,12 +239,16 @@ def standings(view: View) -> str:
         complete = sum(1 for c in p.cities if c.complete)
         score = final[p.seat] if final else p.score
         crown = " 🏆" if view.winners and p.seat in view.winners else ""
-        detail = f"{count(p.citizens, 'citizen')}, {count(complete, 'complete city', 'complete cities')}"
+        detail = [
+            _n("{count} citizen", "{count} citizens", p.citizens),
+            _n("{count} complete city", "{count} complete cities", complete),
+        ]
         if p.hunger_vp:
-            detail += f", −{p.hunger_vp} for hunger"
-        lines.append(f"**{p.name}** {score}{crown} ({detail}; {p.gold} gold)")
-    head = "Final score" if final else "Score if the game ended now"
-    return f"{head}:\n" + "\n".join(lines)
+            detail.append(_("−{points} for hunger", points=p.hunger_vp))
+        gold = _n("{count} gold", "{count} gold", p.gold)
+        lines.append(f"**{p.name}** {score}{crown} ({', '.join(detail)}; {gold})")
+    head = _("Final score:") if final else _("Score if the game ended now:")
+    return head + "\n" + "\n".join(lines)
 
 
 def waste_warning(game: Game, action: Action) -> str | None:
@@ -204,7 +261,10 @@ def waste_warning(game: Game, action: Action) -> str | None:
     fits = min(action.n, room(city), game.state.supply_citizens)
     if fits >= action.n:
         return None
-    return (
-        f"⚠️ Only {fits} of the {action.n} citizens fit in {city.name} (its limit), but you pay for "
-        f"{action.n}. Press the button to play `{action}` anyway, or choose another move."
-    )
+    return _n(
+        "⚠️ Only {fits} of the {count} citizen fit in {city} (its limit), but you pay for {count}. "
+        "Press the button to play `{move}` anyway, or choose another move.",
+        "⚠️ Only {fits} of the {count} citizens fit in {city} (its limit), but you pay for {count}. "
+        "Press the button to play `{move}` anyway, or choose another move.",
+        action.n, fits=fits, city=city.name, move=str(action),
+    )  # fmt: skip

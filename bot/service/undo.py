@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 
+import i18n
 from bot.errors import AlreadyMade, NoGame, NotAllowed, NotSeated
 from bot.results import Message, Outcome, Post
 from bot.service import summary
@@ -19,13 +20,14 @@ from bot.service.base import log
 from bot.service.commit import CommitMixin
 from bot.storage.rows import MoveRow
 from engine import Game
+from i18n import N_, _, _n
 
 REVEALS = {
-    "refill": "a politics card came into the row",
-    "poll": "the people were polled",
-    "pass": "a politics card was drawn",
-    "tally": "the voice of the people was revealed",
-    "voice": "a new voice card was turned up",
+    "refill": N_("a politics card came into the row"),
+    "poll": N_("the people were polled"),
+    "pass": N_("a politics card was drawn"),
+    "tally": N_("the voice of the people was revealed"),
+    "voice": N_("a new voice card was turned up"),
 }
 
 
@@ -43,11 +45,11 @@ def last_batch(moves: list[MoveRow]) -> list[MoveRow]:
 
 
 def revealed(batch: list[MoveRow]) -> str | None:
-    """What the batch revealed, in words; None when nothing."""
+    """What the batch revealed, in words (the current language); None when nothing."""
     if not any(m.reveals for m in batch):
         return None
-    kinds = [k for m in batch for k, _ in (m.events or [])]
-    return next((REVEALS[k] for k in kinds if k in REVEALS), "something hidden became known")
+    kinds = [k for m in batch for k, _text in (m.events or [])]
+    return next((_(REVEALS[k]) for k in kinds if k in REVEALS), _("something hidden became known"))
 
 
 class UndoMixin(CommitMixin):
@@ -70,38 +72,49 @@ class UndoMixin(CommitMixin):
         row = await self._game_row(None, game_id)
         if row.version != based_on:
             if await self.storage.moves_after(row.id, based_on):
-                raise AlreadyMade("The game changed while your request waited: look at it again, and undo "
-                                  "again if you still want to.")  # fmt: skip
-            raise AlreadyMade("That move was already taken back.")
+                raise AlreadyMade(_("The game changed while your request waited: look at it again, and undo "
+                                    "again if you still want to."))  # fmt: skip
+            raise AlreadyMade(_("That move was already taken back."))
         seats = await self.storage.seats(row.id)
         me = next((s for s in seats if s.user_id == user_id), None)
         host = user_id == row.host or can_manage
         if me is None and not host:
-            raise NotSeated("You are not playing in this game.")
+            raise NotSeated(_("You are not playing in this game."))
         batch = last_batch(await self.storage.moves(row.id))
         if not batch:
-            raise NoGame("No move has been made yet.")
+            raise NoGame(_("No move has been made yet."))
         first = batch[0]
         if first.auto:
-            raise NotAllowed("The last move was made by the bot (a computer player or a deadline); "
-                             "it cannot be taken back.")  # fmt: skip
+            raise NotAllowed(_("The last move was made by the bot (a computer player or a deadline); "
+                               "it cannot be taken back."))  # fmt: skip
         if not host and (me is None or first.seat != me.seat):
             raise NotAllowed(
-                "Only your own last move can be taken back, and only while nobody has moved since; "
-                "anything else needs the host."
+                _(
+                    "Only your own last move can be taken back, and only while nobody has moved since; "
+                    "anything else needs the host."
+                )
             )
         if (why := revealed(batch)) is not None:
-            raise NotAllowed(f"`{first.text}` cannot be taken back: {why}.")
+            raise NotAllowed(_("`{move}` cannot be taken back: {why}.", move=first.text, why=why))
         assert row.record is not None
         record = {**row.record, "moves": row.record["moves"][: -len(batch)]}
         game = await asyncio.to_thread(Game.replay, record)
         names = {s.seat: s.name for s in seats}
-        who = "their" if me is not None and me.seat == first.seat else f"{names[first.seat]}'s"
         by = me.name if me is not None else f"<@{user_id}>"
-        extra = f" (and the bot's {len(batch) - 1} answer(s))" if len(batch) > 1 else ""
-        body = f"↩️ {by} took back {who} move `{first.text}`{extra}. {summary.when(game.view(None))}."
-        announcement = await self._announce(row.id, row.version + 1, game, seats, body, [])
-        outcome = Outcome(Message(f"Taken back: `{first.text}`.", ephemeral=True), announcement, game=row.id)
+        with i18n.speaking(row.settings.language):  # the announcement is public
+            extra = "" if len(batch) == 1 else _n(
+                " (and the bot's {count} answer)", " (and the bot's {count} answers)", len(batch) - 1
+            )  # fmt: skip
+            when = summary.when(game.view(None))
+            if me is not None and me.seat == first.seat:
+                body = _("↩️ {by} took back their move `{move}`{extra}. {when}.", by=by, move=first.text,
+                         extra=extra, when=when)  # fmt: skip
+            else:
+                body = _("↩️ {by} took back {name}'s move `{move}`{extra}. {when}.", by=by,
+                         name=names[first.seat], move=first.text, extra=extra, when=when)  # fmt: skip
+            announcement = await self._announce(row.id, row.version + 1, game, seats, body, [])
+        taken = _("Taken back: `{move}`.", move=first.text)
+        outcome = Outcome(Message(taken, ephemeral=True), announcement, game=row.id)
         ids = await self.storage.commit_moves(
             row.id, based_on=row.version, moves=[], record=game.record().model_dump(mode="json"),
             snapshot=game.snapshot(), status="active", highlight=[], secrets=[], now=self.now(),
@@ -109,6 +122,6 @@ class UndoMixin(CommitMixin):
             posts=[Post(row.channel, outcome=outcome)],
         )  # fmt: skip
         if ids is None:
-            raise AlreadyMade("The game changed while taking the move back; look again and retry.")
+            raise AlreadyMade(_("The game changed while taking the move back; look again and retry."))
         log.info("game %s: %d move(s) taken back", row.id, len(batch))
         return outcome.stored(ids)

@@ -1,10 +1,11 @@
 """Storage: all SQL of the bot behind one interface (`protocol.StorageProtocol`), with two
-backends beside it — SQLite through aiosqlite (`sqlite`, with its queries of clocks, the outbox
-and the history in `clocks`, `outbox`, `history`) and PostgreSQL through asyncpg (`postgres`)
-— chosen by ``CITTA_DB`` (`backends.open_storage`); the rows they return (`rows`, built by
-`convert`), the outbox's payloads (`envelope`), each backend's numbered migrations
-(``migrations/``, ``migrations/postgres/``), and ``python -m bot.storage.copy`` to move a
-SQLite database to PostgreSQL."""
+backends beside it — SQLite through aiosqlite (`sqlite`, with its queries of clocks, the
+outbox, the claims and the history in `clocks`, `outbox`, `claims`, `history`) and PostgreSQL
+through asyncpg (`postgres`) — chosen by ``CITTA_DB`` (`backends.open_storage`); which games
+a process works on and the claims it takes when several share a database (`shards`); the rows
+they return (`rows`, built by `convert`), the outbox's payloads (`envelope`), each backend's
+numbered migrations (``migrations/``, ``migrations/postgres/``), and ``python -m
+bot.storage.copy`` to move a SQLite database to PostgreSQL."""
 
 from __future__ import annotations
 

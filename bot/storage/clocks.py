@@ -133,15 +133,17 @@ class ClockStorage:
 
     async def set_vacation(
         self, game_id: int, seat: int, *, until: int | None, used: int, year: int | None, shift: int,
-        was: int | None,
+        was: int | None, request: int | None = None,
     ) -> bool:  # fmt: skip
         """Record a seat's vacation and move its clock's deadline by ``shift`` seconds, if its
-        vacation still ends at ``was`` (the request was based on that); False otherwise."""
+        vacation still ends at ``was`` (the request was based on that) and its last change was
+        not ``request``; False otherwise."""
         async with self._transaction():
             cur = await self.db.execute(
-                "UPDATE seats SET vacation_until = ?, vacation_used = ?, vacation_year = ? "
-                "WHERE game = ? AND seat = ? AND vacation_until IS ?",
-                (until, used, year, game_id, seat, was),
+                "UPDATE seats SET vacation_until = ?, vacation_used = ?, vacation_year = ?, "
+                "vacation_request = ? WHERE game = ? AND seat = ? AND vacation_until IS ? "
+                "AND (? IS NULL OR vacation_request IS NOT ?)",
+                (until, used, year, request, game_id, seat, was, request, request),
             )
             if cur.rowcount != 1:
                 return False

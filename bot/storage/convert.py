@@ -16,6 +16,7 @@ from bot.storage.rows import (
     Prefs,
     Rating,
     SeatRow,
+    Secret,
 )
 
 SETTING_COLUMNS = (
@@ -45,16 +46,35 @@ def game(row: Row) -> GameRow:
 def seat(r: Row) -> SeatRow:
     return SeatRow(
         r["seat"], r["user_id"], r["name"], bool(r["resigned"]), r["ai_level"], bool(r["away"]),
-        r["vacation_until"], r["vacation_used"], r["vacation_year"],
+        r["vacation_until"], r["vacation_used"], r["vacation_year"], r["vacation_request"],
     )  # fmt: skip
 
 
 def move(r: Row) -> MoveRow:
-    events = [(e["kind"], e["text"]) for e in json.loads(r["events"])] if r["events"] else None
+    stored: list[dict[str, Any]] | None = json.loads(r["events"]) if r["events"] else None
+    events: list[tuple[str, str]] | None = None
+    messages: list[tuple[str, dict[str, Any]]] | None = None
+    if stored is not None:
+        events = [(e["kind"], e["text"]) for e in stored]
+        if all("message" in e for e in stored):  # not in moves stored before the messages were kept
+            messages = [(e["message"], e.get("values") or {}) for e in stored]
     return MoveRow(
         r["number"], r["seat"], r["text"], r["summary"], bool(r["auto"]), r["created_at"],
-        bool(r["reveals"]), r["batch"], events,
+        bool(r["reveals"]), r["batch"], events, messages,
     )  # fmt: skip
+
+
+def secret(r: Row) -> Secret:
+    """A private event; ``told`` holds its message and values as JSON (NULL: stored before they
+    were kept)."""
+    said = json.loads(r["told"]) if r["told"] else {}
+    return Secret(r["seat"], r["year"], r["move"], r["kind"], r["text"],
+                  said.get("message", ""), said.get("values") or {})  # fmt: skip
+
+
+def told_json(s: Secret) -> str | None:
+    """A private event's message and values as stored: ``{message, values}``, or None without one."""
+    return json.dumps({"message": s.message, "values": s.values}) if s.message else None
 
 
 def clock(r: Row) -> Clock:
@@ -75,6 +95,7 @@ def outbox(r: Row) -> OutboxRow:
         image=r["image"], nonce=r["nonce"], dms_done=dms_done,
         state=r["state"], attempts=r["attempts"], tried_at=r["tried_at"], next_try=r["next_try"],
         message_id=r["message_id"], error=r["error"], created_at=r["created_at"],
+        claimed_by=r["claimed_by"], claimed_until=r["claimed_until"],
     )  # fmt: skip
 
 
@@ -88,5 +109,10 @@ def placing(r: Row) -> Placing:
 
 
 def events_json(m: MoveRow) -> str:
-    """A move's public events as stored: a JSON list of ``{kind, text}``."""
-    return json.dumps([{"kind": k, "text": t} for k, t in m.events or []])
+    """A move's public events as stored: a JSON list of ``{kind, text, message, values}`` (the
+    message and values, to tell the event in a reader's language, when the move has them)."""
+    events: list[dict[str, Any]] = [{"kind": k, "text": t} for k, t in m.events or []]
+    if m.messages is not None and len(m.messages) == len(events):
+        for e, (message, values) in zip(events, m.messages, strict=True):
+            e |= {"message": message, "values": values}
+    return json.dumps(events)

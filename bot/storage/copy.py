@@ -8,8 +8,8 @@ back and compared with its source, and each game with a record is replayed by th
 (`engine.Game.replay`) and compared with its stored snapshot; any difference rolls everything
 back. The SQLite file is brought up to the current schema first, as the bot would on start.
 
-Exit codes: 0 copied and verified; 1 refused or a difference found (nothing copied); 2 wrong
-arguments.
+Exit codes: 0 copied and verified; 1 refused, a difference found or the database not reached
+(nothing copied; one line says why); 2 wrong arguments.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
+
+import asyncpg
 
 from bot.storage import convert
 from bot.storage.backends import BadDatabase, shown, target
@@ -227,6 +229,13 @@ def main(argv: Sequence[str] | None = None, out: TextIO = sys.stdout) -> int:
         report = asyncio.run(copy_database(Path(args.sqlite), args.postgresql))
     except CopyError as e:
         print(f"citta-copy: {e}", file=sys.stderr)
+        return 1
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+        print(
+            f"citta-copy: Cannot use the PostgreSQL database {shown(args.postgresql)} ({type(e).__name__}: "
+            f"{e}); nothing was copied.",
+            file=sys.stderr,
+        )
         return 1
     before, after = report.schema
     schema = f"schema {after}" if before == after else f"schema {before}, brought up to {after}"

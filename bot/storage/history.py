@@ -13,8 +13,10 @@ from collections.abc import Sequence
 
 from bot.results import Post
 from bot.storage import convert
-from bot.storage.outbox import OutboxStorage
+from bot.storage.claims import ClaimStorage
 from bot.storage.rows import FORMER, Finished, Placing, Rating, Result, Standing
+from bot.storage.shards import Shards, sqlite_params
+from bot.storage.shards import sqlite_on_shards as on_shards
 
 __all__ = ["FORMER_KEY", "FORMER_SEAT", "Finished", "HistoryStorage", "Result", "Standing"]
 
@@ -26,7 +28,7 @@ FORMER_SEAT = -100
 _placing = convert.placing
 
 
-class HistoryStorage(OutboxStorage):
+class HistoryStorage(ClaimStorage):
     """Queries of the history; `Storage` supplies ``db`` and the lock."""
 
     async def ratings(self, guild: int, players: Sequence[str]) -> dict[str, Rating]:
@@ -101,13 +103,14 @@ class HistoryStorage(OutboxStorage):
             rows = await self._all("SELECT * FROM results WHERE game = ? ORDER BY seat", (game_id,))
         return [_placing(r) for r in rows]
 
-    async def unreplayed(self) -> list[int]:
-        """The finished games whose replay has not been stored yet."""
+    async def unreplayed(self, shards: Shards | None = None) -> list[int]:
+        """The finished games (of servers on ``shards``) whose replay has not been stored yet."""
         async with self._lock:
             rows = await self._all(
                 "SELECT id FROM games WHERE status = 'over' AND replayed = 0 "
-                "AND EXISTS (SELECT 1 FROM results WHERE game = games.id) ORDER BY id",
-                (),
+                "AND EXISTS (SELECT 1 FROM results WHERE game = games.id) "
+                f"AND {on_shards('guild')} ORDER BY id",
+                sqlite_params(shards),
             )
         return [r["id"] for r in rows]
 

@@ -13,7 +13,9 @@ from collections.abc import Callable, Collection, Iterable, Sequence
 from bot.results import Post
 from bot.storage import convert, envelope
 from bot.storage.clocks import ClockStorage
-from bot.storage.rows import OutboxRow
+from bot.storage.rows import Clock, OutboxRow
+from bot.storage.shards import Shards, sqlite_params
+from bot.storage.shards import sqlite_on_shards as on_shards
 
 MISSING = "missing "
 """How the error of a post waiting for a permission begins."""
@@ -59,20 +61,26 @@ class OutboxStorage(ClockStorage):
         self,
         game_id: int,
         *,
-        reminded: Collection[int],
-        stalled: Collection[int],
+        reminded: Collection[Clock],
+        stalled: Collection[Clock],
         posts: Sequence[Post],
         now: int,
-    ) -> list[int]:
+    ) -> list[int] | None:
         """Count the reminders sent to ``reminded``, mark ``stalled`` clocks, and store the posts
-        that tell them, in one transaction."""
+        that tell them, in one transaction; None (nothing stored) when one of these clocks is no
+        longer as it was read."""
         async with self._transaction():
+            for c in {c.seat: c for c in (*reminded, *stalled)}.values():
+                row = await self._one("SELECT * FROM clocks WHERE game = ? AND seat = ?", (game_id, c.seat))
+                if row is None or self._clock(row) != c:
+                    return None
             await self.db.executemany(
                 "UPDATE clocks SET reminders = reminders + 1, last_reminded = ? WHERE game = ? AND seat = ?",
-                [(now, game_id, s) for s in reminded],
+                [(now, game_id, c.seat) for c in reminded],
             )
             await self.db.executemany(
-                "UPDATE clocks SET stalled = 1 WHERE game = ? AND seat = ?", [(game_id, s) for s in stalled]
+                "UPDATE clocks SET stalled = 1 WHERE game = ? AND seat = ?",
+                [(game_id, c.seat) for c in stalled],
             )
             return await self._enqueue(game_id, posts, now)
 
@@ -81,13 +89,14 @@ class OutboxStorage(ClockStorage):
             r = await self._one("SELECT * FROM outbox WHERE id = ?", (outbox_id,))
         return outbox_row(r) if r else None
 
-    async def outbox_heads(self) -> list[OutboxRow]:
-        """The oldest pending announcement of each channel (due or not), by id."""
+    async def outbox_heads(self, shards: Shards | None = None) -> list[OutboxRow]:
+        """The oldest pending announcement of each channel (due or not; of servers on ``shards``), by id."""
         async with self._lock:
             rows = await self._all(
-                "SELECT * FROM outbox WHERE id IN "
-                "(SELECT MIN(id) FROM outbox WHERE state = 'pending' GROUP BY channel) ORDER BY id",
-                (),
+                "SELECT o.* FROM outbox o LEFT JOIN games g ON g.id = o.game WHERE o.id IN "
+                "(SELECT MIN(id) FROM outbox WHERE state = 'pending' GROUP BY channel) "
+                f"AND {on_shards('g.guild')} ORDER BY o.id",
+                sqlite_params(shards),
             )
         return [outbox_row(r) for r in rows]
 
@@ -131,14 +140,19 @@ class OutboxStorage(ClockStorage):
         """Not sent this time; the channel's later posts wait behind it."""
         async with self._lock:
             await self.db.execute(
-                "UPDATE outbox SET next_try = ?, error = ? WHERE id = ?", (next_try, error[:500], outbox_id)
+                "UPDATE outbox SET next_try = ?, error = ?, claimed_by = NULL, claimed_until = 0 "
+                "WHERE id = ?",
+                (next_try, error[:500], outbox_id),
             )
 
-    async def outbox_unblock(self) -> None:
-        """Permissions changed somewhere: the posts waiting for one are due again at once."""
+    async def outbox_unblock(self, shards: Shards | None = None) -> None:
+        """Permissions changed somewhere: the posts (of servers on ``shards``) waiting for one are
+        due again at once."""
         async with self._lock:
             await self.db.execute(
-                "UPDATE outbox SET next_try = 0 WHERE state = 'pending' AND error LIKE ?", (f"{MISSING}%",)
+                "UPDATE outbox SET next_try = 0 WHERE state = 'pending' AND error LIKE ? "
+                f"AND {on_shards('(SELECT guild FROM games WHERE id = outbox.game)')}",
+                (f"{MISSING}%", *sqlite_params(shards)),
             )
 
     async def outbox_failed(self, outbox_id: int, error: str) -> None:

@@ -12,9 +12,14 @@ The contract, common to both:
   transaction (the outbox) and get increasing ids; within one channel the ids follow the order
   in which the transactions were committed, so a channel's posts are sent in id order and a
   post is never overtaken by one stored after it (ids may have gaps).
-- **No claims yet.** Nothing is leased: `outbox_heads`, `outbox_head` and `clocks` return what
-  is there for the one process that sends and ticks. Several processes on one database need
-  claims there (``FOR UPDATE SKIP LOCKED`` on a lease) before they may share that work.
+- **Shards and claims** (`bot.storage.shards`). The scans a process makes for its background
+  work (`claim_clocks`, `outbox_heads`, `active_games`, `unreplayed`, and `outbox_unblock`) take
+  the ``shards`` it runs and touch only the games of servers on them (all when None). Work that
+  must be done once is claimed until a time: a game's clock (`claim_clocks`: its deadlines,
+  reminders, stall notice) and a channel's next announcement (`outbox_claim`). A claim takes
+  what is free, expired or already the claimant's; of two claimants at once exactly one gets
+  it, also from two processes. A reminder is stored only if the clocks it is based on are
+  unchanged (`remind`), so it is sent once even if a claim expired meanwhile.
 - Times are whole seconds since the epoch, given by the caller (``now``); nothing here reads a
   clock.
 """
@@ -41,6 +46,7 @@ from bot.storage.rows import (
     Secret,
     Standing,
 )
+from bot.storage.shards import Shards
 
 OPEN = ("lobby", "active")
 """The statuses of a game that holds its channel."""
@@ -87,8 +93,8 @@ class StorageProtocol(Protocol):
         """The open game of a channel, else the last one that was played there (highest id)."""
         ...
 
-    async def active_games(self) -> list[GameRow]:
-        """Every lobby and running game, by id."""
+    async def active_games(self, shards: Shards | None = None) -> list[GameRow]:
+        """Every lobby and running game (of servers on ``shards``), by id."""
         ...
 
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -220,11 +226,13 @@ class StorageProtocol(Protocol):
 
     async def set_vacation(
         self, game_id: int, seat: int, *, until: int | None, used: int, year: int | None, shift: int,
-        was: int | None,
+        was: int | None, request: int | None = None,
     ) -> bool:  # fmt: skip
         """Record a seat's vacation and move its clock's deadline by ``shift`` seconds (never
-        below no pause), if its vacation still ends at ``was``; False (no change) otherwise, so
-        of two copies of one request only the first applies."""
+        below no pause), if its vacation still ends at ``was`` and its last change was not
+        ``request`` (a request's key, such as the interaction's id, remembered with it); False (no
+        change) otherwise, so of two copies of one request only the first applies, whenever the
+        second one read the seat."""
         ...
 
     async def come_back(self, game_id: int, seat: int) -> bool:
@@ -236,6 +244,28 @@ class StorageProtocol(Protocol):
         clock); False if that user already plays in the game or there is no such seat."""
         ...
 
+    # --- claims ---------------------------------------------------------------------
+
+    async def claim_clocks(self, owner: str, now: int, until: int, shards: Shards | None = None) -> list[int]:
+        """Claim for ``owner`` until ``until`` the clocks of the running, unpaused games with
+        clocks (of servers on ``shards``) that no other owner holds after ``now``: their ids."""
+        ...
+
+    async def release_clocks(self, owner: str, games: Collection[int]) -> None:
+        """Give up ``owner``'s claims on these games' clocks."""
+        ...
+
+    async def release_claims(self, owner: str) -> None:
+        """Give up every claim ``owner`` holds on clocks and pending announcements (it stops); a
+        sent announcement keeps the name of the process that sent it."""
+        ...
+
+    async def take_over(self, slot: str, owner: str) -> None:
+        """Free the claims of earlier owners in ``slot`` (``slot#…``, not ``owner``) on clocks and
+        pending announcements: a process that starts where one died takes its work over at once
+        instead of after the leases."""
+        ...
+
     # --- the outbox -----------------------------------------------------------------
 
     async def enqueue(self, game: int | None, posts: Iterable[Post], now: int) -> list[int]:
@@ -243,23 +273,31 @@ class StorageProtocol(Protocol):
         ...
 
     async def remind(
-        self, game_id: int, *, reminded: Collection[int], stalled: Collection[int],
+        self, game_id: int, *, reminded: Collection[Clock], stalled: Collection[Clock],
         posts: Sequence[Post], now: int,
-    ) -> list[int]:  # fmt: skip
-        """Count a reminder for the ``reminded`` seats' clocks, mark the ``stalled`` ones, and
-        store the posts that tell them, in one transaction: the posts' outbox ids."""
+    ) -> list[int] | None:  # fmt: skip
+        """Count a reminder for the ``reminded`` clocks, mark the ``stalled`` ones, and store the
+        posts that tell them, in one transaction: the posts' outbox ids. None, storing nothing,
+        when one of these clocks is no longer as given (reminded, restarted, paused meanwhile)."""
         ...
 
     async def outbox(self, outbox_id: int) -> OutboxRow | None:
         """One stored announcement."""
         ...
 
-    async def outbox_heads(self) -> list[OutboxRow]:
-        """The oldest pending announcement of each channel (due or not), by id. Not a claim."""
+    async def outbox_heads(self, shards: Shards | None = None) -> list[OutboxRow]:
+        """The oldest pending announcement of each channel (due or not, claimed or not) of the
+        servers on ``shards``, by id. Not a claim: see `outbox_claim`."""
         ...
 
     async def outbox_head(self, channel: int) -> OutboxRow | None:
         """The oldest pending announcement of one channel (the next to send there)."""
+        ...
+
+    async def outbox_claim(self, channel: int, owner: str, now: int, until: int) -> OutboxRow | None:
+        """Claim the channel's next announcement (its oldest pending one) for ``owner`` until
+        ``until``, if it is due (``next_try``) and not claimed by another owner until after
+        ``now``: the row, or None. Never a later post of the channel while that one is pending."""
         ...
 
     async def outbox_trying(self, outbox_id: int, now: int) -> None:
@@ -277,11 +315,13 @@ class StorageProtocol(Protocol):
         ...
 
     async def outbox_retry(self, outbox_id: int, next_try: int, error: str) -> None:
-        """Not sent this time: due again at ``next_try`` (the channel's later posts wait)."""
+        """Not sent this time: due again at ``next_try`` (the channel's later posts wait), and no
+        longer claimed."""
         ...
 
-    async def outbox_unblock(self) -> None:
-        """Permissions changed somewhere: the posts waiting for one are due again at once."""
+    async def outbox_unblock(self, shards: Shards | None = None) -> None:
+        """Permissions changed somewhere: the posts (of servers on ``shards``) waiting for one are
+        due again at once."""
         ...
 
     async def outbox_failed(self, outbox_id: int, error: str) -> None:
@@ -319,8 +359,9 @@ class StorageProtocol(Protocol):
         """The placings of a finished game by seat ([] when it has none)."""
         ...
 
-    async def unreplayed(self) -> list[int]:
-        """The finished, rated games whose replay has not been stored yet, by id."""
+    async def unreplayed(self, shards: Shards | None = None) -> list[int]:
+        """The finished, rated games (of servers on ``shards``) whose replay has not been stored
+        yet, by id."""
         ...
 
     async def store_replay(self, game_id: int, posts: Sequence[Post], now: int) -> list[int] | None:

@@ -6,10 +6,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from engine.words import Words, told
+
 Policy = Literal["wait", "computer", "skip"]
 BoardEvery = Literal["move", "round"]
 RemindBy = Literal["mention", "dm"]
 POLICIES: tuple[Policy, ...] = ("wait", "computer", "skip")
+SUMMARY_LIMIT = 1500
+"""The longest summary of a move (`bot.service.summary.summary_line` cuts it there too)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,8 @@ class SeatRow:
     vacation_until: int | None = None
     vacation_used: int = 0
     vacation_year: int | None = None
+    vacation_request: int | None = None
+    """The request (interaction id) of the last vacation change, so that a copy applies once."""
 
     @property
     def computer(self) -> bool:
@@ -97,6 +103,20 @@ class MoveRow:
     """Moves stored in one commit share a batch (the version they were based on)."""
     events: list[tuple[str, str]] | None = None
     """The public events as (kind, text); None for moves stored before they were kept."""
+    messages: list[tuple[str, dict[str, Any]]] | None = None
+    """The public events as (message, values), to tell them in a reader's language (`engine.words`;
+    an empty message: the event's text is all there is); None for moves stored before they were
+    kept."""
+
+    def summary_in(self, words: Words, limit: int = SUMMARY_LIMIT) -> str:
+        """The summary in ``words``' language: the public events' texts in one line, cut with …
+        past ``limit`` (the stored English ``summary`` for a move stored without its messages)."""
+        if self.messages is None or self.events is None or len(self.messages) != len(self.events):
+            return self.summary
+        pairs = zip(self.messages, self.events, strict=True)
+        texts = [told(words, m, v) if m else text for (m, v), (_kind, text) in pairs]
+        line = " ".join(t.strip() for t in texts if t.strip())
+        return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
 
 
 @dataclass(frozen=True)
@@ -108,6 +128,15 @@ class Secret:
     move: int
     kind: str
     text: str
+    message: str = ""
+    """The English message of ``text``, with ``{placeholders}``; empty for one stored before
+    messages were kept (or one without values)."""
+    values: dict[str, Any] = field(default_factory=dict)
+    """What fills the message's placeholders (see `engine.words`)."""
+
+    def told(self, words: Words) -> str:
+        """The text in ``words``' language (the stored English text when there is no message)."""
+        return told(words, self.message, self.values) if self.message else self.text
 
 
 @dataclass(frozen=True)
@@ -160,6 +189,15 @@ class OutboxRow:
     message_id: int | None = None
     error: str | None = None
     created_at: int = 0
+    claimed_by: str | None = None
+    """The process sending it now (see `bot.storage.shards`), until ``claimed_until``; once it
+    is sent, the one that sent it."""
+    claimed_until: int = 0
+
+    def free_at(self, owner: str) -> int:
+        """When ``owner`` may claim it: once it is due and no other process holds it."""
+        held = self.claimed_until if self.claimed_by not in (None, owner) else 0
+        return max(self.next_try, held)
 
 
 FORMER = "a former player"

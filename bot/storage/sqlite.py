@@ -20,10 +20,12 @@ from typing import Any
 import aiosqlite
 
 from bot.results import Post
-from bot.storage.convert import events_json
+from bot.storage.convert import events_json, secret, told_json
 from bot.storage.history import HistoryStorage
 from bot.storage.protocol import OPEN, ChannelBusy
 from bot.storage.rows import Clock, GameRow, GameSettings, MoveRow, Placing, Prefs, SeatRow, Secret
+from bot.storage.shards import Shards, sqlite_params
+from bot.storage.shards import sqlite_on_shards as on_shards
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -117,9 +119,12 @@ class Storage(HistoryStorage):
             )
         return self._game(row) if row else None
 
-    async def active_games(self) -> list[GameRow]:
+    async def active_games(self, shards: Shards | None = None) -> list[GameRow]:
         async with self._lock:
-            rows = await self._all("SELECT * FROM games WHERE status IN (?, ?) ORDER BY id", OPEN)
+            rows = await self._all(
+                f"SELECT * FROM games WHERE status IN (?, ?) AND {on_shards('guild')} ORDER BY id",
+                (*OPEN, *sqlite_params(shards)),
+            )
         return [self._game(r) for r in rows]
 
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -182,7 +187,7 @@ class Storage(HistoryStorage):
                 "SELECT * FROM secrets WHERE game = ? AND seat = ? AND year = ? ORDER BY move, rowid",
                 (game_id, seat, year),
             )
-        return [Secret(r["seat"], r["year"], r["move"], r["kind"], r["text"]) for r in rows]
+        return [secret(r) for r in rows]
 
     # --- lobby ----------------------------------------------------------------------
 
@@ -346,8 +351,9 @@ class Storage(HistoryStorage):
                       based_on if batch is None else batch, events_json(m)) for m in moves],
                 )  # fmt: skip
                 await self.db.executemany(
-                    "INSERT INTO secrets (game, seat, year, move, kind, text) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(game_id, s.seat, s.year, s.move, s.kind, s.text) for s in secrets],
+                    "INSERT INTO secrets (game, seat, year, move, kind, text, told) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(game_id, s.seat, s.year, s.move, s.kind, s.text, told_json(s)) for s in secrets],
                 )
                 await self.db.executemany(
                     "UPDATE moves SET undone = 1 WHERE game = ? AND number = ?", [(game_id, n) for n in undo]

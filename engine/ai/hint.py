@@ -50,6 +50,7 @@ from ..relocation import outcome, winners_against
 from ..state import Building, City, GameState
 from ..turn import built_kind
 from ..views import View
+from ..words import ENGLISH, N_, Words, term
 from . import choose
 from .knowledge import _odds
 
@@ -71,22 +72,23 @@ class Hint:
         return f"💡 {self.what}\n{self.why[:1].upper()}{self.why[1:]}."
 
 
-def hint(game: Game, seat: int, *, seed: int = 0) -> Hint:
-    """The ``strong`` player's move for ``seat`` and why; ValueError when nothing is asked of it."""
+def hint(game: Game, seat: int, *, seed: int = 0, words: Words = ENGLISH) -> Hint:
+    """The ``strong`` player's move for ``seat`` and why (in ``words``' language); ValueError when
+    nothing is asked of it."""
     moves = game.legal_moves(seat)
     if not moves:
         raise ValueError(f"Seat {seat} has nothing to decide now.")
     move = choose(game, seat, LEVEL, seed=seed)
     view = game.view(seat)
     if len(moves) == 1:
-        why = "it is the only move you can make"
+        why = words.t("it is the only move you can make")
     else:
         try:
-            why = _why(game.state, view, seat, move)
+            why = _why(game.state, view, seat, move, words)
         except (AssertionError, KeyError, LookupError, ValueError):
             why = ""
-        why = why or "the computer player rates it best of your moves"
-    return Hint(move, describe(game, seat, move), why)
+        why = why or words.t("the computer player rates it best of your moves")
+    return Hint(move, describe(game, seat, move, words), why)
 
 
 # --- what the seat knows of the voice --------------------------------------------------
@@ -113,13 +115,20 @@ def wanted_odds(view: View, service: Service) -> float | None:
     return sum(p for outcome, p in odds if service in outcome)
 
 
-def voice_reason(view: View, service: Service) -> str:
+def voice_reason(view: View, service: Service, words: Words = ENGLISH) -> str:
     """What the viewer knows of ``service`` in this year's voice, e.g. ``education is face up``."""
+    term_of = term(words, service)
     if view.voice_result:
-        wanted = " and ".join(view.voice_result)
         if service in view.voice_result:
-            return f"the people want {wanted}"
-        return f"{service} lasts for later years"
+            if len(view.voice_result) == 1:
+                return words.t("the people want {service}", service=term(words, view.voice_result[0]))
+            first, second = view.voice_result[0], view.voice_result[-1]
+            return words.t(
+                "the people want {service} and {service2}",
+                service=term(words, first),
+                service2=term(words, second),
+            )
+        return words.t("{service} lasts for later years", service=term_of)
     if not view.voice or view.voice[0] is None:
         return ""
     polled = [p for k, p in enumerate(view.peek) if k > 0 and view.voice[k] is None and p is not None]
@@ -127,62 +136,89 @@ def voice_reason(view: View, service: Service) -> str:
     face = view.voice[0] == service
     odds = wanted_odds(view, service) or 0.0
     if face and mine:
-        known = f"{service} is face up and you polled {_times(mine, 'another', 'two more')}"
+        known = _times(
+            words, mine, N_("{service} is face up and you polled another"),
+            N_("{service} is face up and you polled two more"),
+            N_("{service} is face up and you polled {count}"), service=term_of,
+        )  # fmt: skip
     elif face:
-        known = f"{service} is face up"
+        known = words.t("{service} is face up", service=term_of)
     elif mine:
-        known = f"you polled {service} {_times(mine, 'once', 'twice')}"
+        known = _times(
+            words, mine, N_("you polled {service} once"), N_("you polled {service} twice"),
+            N_("you polled {service} {count}"), service=term_of,
+        )  # fmt: skip
     else:
-        seen = f"{view.voice[0]} is face up" + (f" and you polled {', '.join(polled)}" if polled else "")
+        up = term(words, view.voice[0])
+        if polled:
+            seen = words.t(
+                "{service} is face up and you polled {services}", service=up, services=term(words, polled)
+            )
+        else:
+            seen = words.t("{service} is face up", service=up)
         if odds < 0.005:
-            return f"{service} lasts for later years ({seen})"
-        return f"{seen}: {service} is {odds:.0%} likely by what you know"
+            return words.t("{service} lasts for later years ({seen})", service=term_of, seen=seen)
+        return words.t(
+            "{seen}: {service} is {odds} likely by what you know",
+            seen=seen,
+            service=term_of,
+            odds=f"{odds:.0%}",
+        )
     if odds > 0.995:
-        return f"{known}, so the people want {service}"
-    return f"{known} ({odds:.0%} likely by what you know)"
+        return words.t("{known}, so the people want {service}", known=known, service=term_of)
+    return words.t("{known} ({odds} likely by what you know)", known=known, odds=f"{odds:.0%}")
 
 
-def _times(n: int, one: str, two: str) -> str:
-    return one if n == 1 else two if n == 2 else f"{n}"
+def _times(words: Words, n: int, one: str, two: str, more: str, **values: str) -> str:
+    """``one`` for once, ``two`` for twice, else ``more`` with the ``{count}``."""
+    return (
+        words.t(one, **values)
+        if n == 1
+        else words.t(two, **values)
+        if n == 2
+        else words.t(more, count=n, **values)
+    )
 
 
 # --- why, per kind of move -------------------------------------------------------------
 
 
-def _why(state: GameState, view: View, seat: int, a: Action) -> str:
+def _why(state: GameState, view: View, seat: int, a: Action, words: Words = ENGLISH) -> str:
     v = a.verb
     kind = built_kind(a)
     if v == "gold":
-        return _gold(state, view, seat)
+        return _gold(state, view, seat, words)
     if v == "pass":
         if state.players[seat].action_cards == 0:
-            return "you have no action card left, and no politics card in the row is worth its price to you"
-        return "nothing you can do now is worth more than keeping your cards"
+            return words.t(
+                "you have no action card left, and no politics card in the row is worth its price to you"
+            )
+        return words.t("nothing you can do now is worth more than keeping your cards")
     if v in ("castle", "found"):
-        return _site(state, seat, a)
+        return _site(state, seat, a, words)
     if kind is not None:
-        return _build(state, view, seat, kind, a)
+        return _build(state, view, seat, kind, a, words)
     if v == "golden":
-        return _golden(state, view, seat, a)
+        return _golden(state, view, seat, a, words)
     if v == "bread":
-        return _bread(state, view, a)
+        return _bread(state, view, a, words)
     if v == "harvest":
         assert a.hex is not None
-        return _food(view, seat, hex_food(state.area_map(), a.hex))
+        return _food(view, seat, hex_food(state.area_map(), a.hex), words)
     if v == "poll":
-        return _poll(state, view, seat)
+        return _poll(state, view, seat, words)
     if v == "prefer":
-        return _prefer(state, seat, a)
+        return _prefer(state, seat, a, words)
     if v == "first":
-        return _first(state, seat, a)
+        return _first(state, seat, a, words)
     if v == "demolish":
-        return _demolish(state, a)
+        return _demolish(state, a, words)
     if v == "starve":
-        return _starve(state, view, seat, a)
+        return _starve(state, view, seat, a, words)
     return ""
 
 
-def _gold(state: GameState, view: View, seat: int) -> str:
+def _gold(state: GameState, view: View, seat: int, words: Words) -> str:
     gold = state.players[seat].gold
     dear = sorted(
         (MIN_CARD_COST[c], POLITICS_TITLES[c]) for c in dict.fromkeys(view.politics_row)
@@ -190,38 +226,52 @@ def _gold(state: GameState, view: View, seat: int) -> str:
     )  # fmt: skip
     if dear:
         cost, title = dear[0]
-        return f"you have {gold} gold and {title} costs {cost}"
+        return words.t(
+            "you have {gold} gold and {card} costs {cost}", gold=gold, card=term(words, title), cost=cost
+        )
     if view.year >= YEARS:
-        return f"you have {gold} gold, and gold breaks a tie on points at the end"
-    return f"you have {gold} gold; the politics cards to come cost gold"
+        return words.t("you have {gold} gold, and gold breaks a tie on points at the end", gold=gold)
+    return words.t("you have {gold} gold; the politics cards to come cost gold", gold=gold)
 
 
-def _food(view: View, seat: int, more: int, citizens: int = 0) -> str:
+def _food(view: View, seat: int, more: int, words: Words, citizens: int = 0) -> str:
     me = view.players[seat]
     need = me.citizens + citizens
-    short = f", short by {need - me.food}" if need > me.food else ""
-    return f"you have {me.food} food for {need} citizens{short}; this makes it {me.food + more}"
+    if need > me.food:
+        return words.t(
+            "you have {food} food for {need} citizens, short by {short}; this makes it {total}",
+            food=me.food, need=need, short=need - me.food, total=me.food + more,
+        )  # fmt: skip
+    return words.t(
+        "you have {food} food for {need} citizens; this makes it {total}",
+        food=me.food,
+        need=need,
+        total=me.food + more,
+    )
 
 
-def _site(state: GameState, seat: int, a: Action) -> str:
+def _site(state: GameState, seat: int, a: Action, words: Words) -> str:
     assert a.hex is not None
     areas = state.area_map()
     playable = BOARD.playable_idx(state.n_players)
     near = [BOARD.labels[n] for n in BOARD.neighbour_idx[BOARD.index[a.hex]] if n in playable]
     near = [h for h in near if city_at(state, h) is None]
-    parts = [f"{hex_food(areas, a.hex)} food on {a.hex}"]
+    parts = [words.t("{food} food on {hex}", food=hex_food(areas, a.hex), hex=a.hex)]
     farm = max((hex_food(areas, h) for h in near), default=0)
     if farm:
-        parts.append(f"a farm site with {farm} food next to it")
+        parts.append(words.t("a farm site with {food} food next to it", food=farm))
     if any(touches(areas, h, "lake") for h in near):
-        parts.append("a lake for a fountain")
+        parts.append(words.t("a lake for a fountain"))
     if any(touches(areas, h, "mountain") for h in near):
-        parts.append("a mountain for a quarry")
+        parts.append(words.t("a mountain for a quarry"))
     text = ", ".join(parts)
     if a.verb == "found":
         source = city_at(state, a.source) if a.source else found_source(state, seat)
         if source is not None and source.population >= population_limit(source):
-            text += f"; {source.name} is full ({source.population}), so the citizen it gives is not lost"
+            text = words.t(
+                "{site}; {city} is full ({population}), so the citizen it gives is not lost",
+                site=text, city=source.name, population=source.population,
+            )  # fmt: skip
     return text
 
 
@@ -229,94 +279,138 @@ def _with(city: City, kind: str, label: str) -> City:
     return city.model_copy(update={"buildings": [*city.buildings, Building(hex=label, kind=kind)]})
 
 
-def _rivals(state: GameState, city: City, service: Service, after: int) -> str:
+def _rivals(state: GameState, city: City, service: Service, after: int, words: Words) -> str:
     """``Siena would have 2 education against Firenze's 0`` (the rival cities within reach)."""
     rivals = opposing_neighbours(state, city)
+    values = {"city": city.name, "points": after, "service": term(words, service)}
     if not rivals:
-        return f"{city.name} would have {after} {service} (no rival city within reach)"
-    theirs = [f"{c.name}'s {service_points(c, service)}" for c in rivals[:3]]
-    more = f" and {len(rivals) - 3} more" if len(rivals) > 3 else ""
-    return f"{city.name} would have {after} {service} against {', '.join(theirs)}{more}"
+        return words.t("{city} would have {points} {service} (no rival city within reach)", **values)
+    theirs = ", ".join(
+        words.t("{city}'s {points}", city=c.name, points=service_points(c, service)) for c in rivals[:3]
+    )
+    if len(rivals) > 3:
+        return words.t(
+            "{city} would have {points} {service} against {rivals} and {more} more",
+            rivals=theirs, more=len(rivals) - 3, **values,
+        )  # fmt: skip
+    return words.t("{city} would have {points} {service} against {rivals}", rivals=theirs, **values)
 
 
-def _build(state: GameState, view: View, seat: int, kind: str, a: Action) -> str:
+def _build(state: GameState, view: View, seat: int, kind: str, a: Action, words: Words) -> str:
     assert a.hex is not None
     city = city_at_neighbour(state, seat, a.hex)
     after = _with(city, kind, a.hex)
     arches = ARCHES[kind]
     if arches:
         service = max(arches, key=lambda s: (wanted_odds(view, s) or 0.0, arches[s], -SERVICES.index(s)))
-        text = f"{voice_reason(view, service)}; " if view.phase == "politics" else ""
-        text += _rivals(state, after, service, service_points(after, service))
+        text = _rivals(state, after, service, service_points(after, service), words)
         if has_all_services(after) and not has_all_services(city):
-            text += f", and it gives {city.name} all three services (+3 VP at the end)"
+            text = words.t(
+                "{rivals}, and it gives {city} all three services (+3 VP at the end)",
+                rivals=text,
+                city=city.name,
+            )
+        if view.phase == "politics":
+            text = words.t("{reason}; {rivals}", reason=voice_reason(view, service, words), rivals=text)
         return text
     areas = state.area_map()
     if kind == "farm":
-        return _food(view, seat, hex_food(areas, a.hex))
+        return _food(view, seat, hex_food(areas, a.hex), words)
     if kind == "quarry":
         gold = terrain_sum(areas, a.hex, "mountain")
         years = YEARS - view.year
-        return f"+{gold} gold a year for the {years} years to come" if years else f"+{gold} gold a year"
+        if years:
+            return words.t("+{gold} gold a year for the {years} years to come", gold=gold, years=years)
+        return words.t("+{gold} gold a year", gold=gold)
     if kind == "market":
         limit = population_limit(city)
         if city.population >= limit:
-            return (
-                f"{city.name} is full at {limit}: a market brings one more citizen and lifts the limit to 8"
-            )
-        return f"a market brings {city.name} a citizen and lifts its limit from {limit} to 8"
+            return words.t(
+                "{city} is full at {limit}: a market brings one more citizen and lifts the limit to 8",
+                city=city.name, limit=limit,
+            )  # fmt: skip
+        return words.t(
+            "a market brings {city} a citizen and lifts its limit from {limit} to 8",
+            city=city.name,
+            limit=limit,
+        )
     return ""
 
 
-def _golden(state: GameState, view: View, seat: int, a: Action) -> str:
+def _golden(state: GameState, view: View, seat: int, a: Action, words: Words) -> str:
     assert a.hex is not None and a.n is not None
     city = city_at(state, a.hex)
     assert city is not None
     gained = min(a.n, room(city), state.supply_citizens)
     me = view.players[seat]
     need = me.citizens + gained
-    fed = "and you can feed them" if need <= me.food else f"but you have {me.food} food for {need} citizens"
-    space = "no population limit" if room(city) >= UNLIMITED // 2 else f"room for {room(city)}"
-    return f"each citizen is a victory point: {city.name} has {space}, {fed}"
+    if need <= me.food:
+        fed = words.t("and you can feed them")
+    else:
+        fed = words.t("but you have {food} food for {need} citizens", food=me.food, need=need)
+    if room(city) >= UNLIMITED // 2:
+        space = words.t("no population limit")
+    else:
+        space = words.t("room for {count}", count=room(city))
+    return words.t(
+        "each citizen is a victory point: {city} has {space}, {fed}", city=city.name, space=space, fed=fed
+    )
 
 
-def _bread(state: GameState, view: View, a: Action) -> str:
+def _bread(state: GameState, view: View, a: Action, words: Words) -> str:
     assert a.hex is not None and a.n is not None
     city = city_at(state, a.hex)
     assert city is not None
     b = next(b for b in city.buildings if b.hex == a.hex)
     service: Service = a.service or next(iter(ARCHES[b.kind]))  # type: ignore[assignment]
     after = service_points(city, service) + a.n
-    reason = voice_reason(view, service)
-    rivals = _rivals(state, city, service, after)
-    return f"{reason}; {rivals} this year" if reason else f"{rivals} this year"
+    reason = voice_reason(view, service, words)
+    rivals = _rivals(state, city, service, after, words)
+    if reason:
+        return words.t("{reason}; {rivals} this year", reason=reason, rivals=rivals)
+    return words.t("{rivals} this year", rivals=rivals)
 
 
-def _poll(state: GameState, view: View, seat: int) -> str:
+def _poll(state: GameState, view: View, seat: int, words: Words) -> str:
     known = len(_known_cards(view))
     stakes = [c.name for c in state.cities_of(seat) if opposing_neighbours(state, c)]
-    where = f"{', '.join(stakes[:3])} {'has' if len(stakes) == 1 else 'have'} rival cities within reach"
-    knows = f"you know {known} of the 4 voice cards"
-    return f"{knows}, and {where}" if stakes else knows
+    if not stakes:
+        return words.t("you know {known} of the 4 voice cards", known=known)
+    if len(stakes) == 1:
+        return words.t(
+            "you know {known} of the 4 voice cards, and {cities} has rival cities within reach",
+            known=known, cities=stakes[0],
+        )  # fmt: skip
+    return words.t(
+        "you know {known} of the 4 voice cards, and {cities} have rival cities within reach",
+        known=known, cities=", ".join(stakes[:3]),
+    )  # fmt: skip
 
 
-def _prefer(state: GameState, seat: int, a: Action) -> str:
+def _prefer(state: GameState, seat: int, a: Action, words: Words) -> str:
     assert a.hex is not None and a.service is not None
     city = city_at(state, a.hex)
     assert city is not None
     asked = [d for d in state.pending if d.seat == seat and d.kind == "prefer"]
     decision = next(d for d in asked if d.city == city.castle)
     counts = [(s, len(winners_against(state, city, s))) for s in decision.services]
-    text = "; ".join(f"{s} takes {_citizens(n)}" for s, n in counts)
-    full = f" ({city.name} is full: they go to the supply)" if room(city) == 0 else ""
-    return f"in {city.name}, {text}{full}"
+    takes = [
+        words.t("{service} takes {citizens}", service=term(words, s), citizens=_citizens(taken, words))
+        for s, taken in counts
+    ]
+    text = "; ".join(takes)
+    if room(city) == 0:
+        return words.t(
+            "in {city}, {choices} ({city} is full: they go to the supply)", city=city.name, choices=text
+        )
+    return words.t("in {city}, {choices}", city=city.name, choices=text)
 
 
-def _citizens(n: int) -> str:
-    return "no citizen" if n == 0 else "1 citizen" if n == 1 else f"{n} citizens"
+def _citizens(n: int, words: Words) -> str:
+    return words.t("no citizen") if n == 0 else words.n("{count} citizen", "{count} citizens", n)
 
 
-def _first(state: GameState, seat: int, a: Action) -> str:
+def _first(state: GameState, seat: int, a: Action, words: Words) -> str:
     assert a.hex is not None
     city = city_at(state, a.hex)
     assert city is not None
@@ -332,24 +426,28 @@ def _first(state: GameState, seat: int, a: Action) -> str:
     others = {c.name: citizens_after(c) for c in cities if c is not city}
     if all(n == mine for n in others.values()):
         grown = dict(zip((c.id for c in state.cities), outcome(state, [city]), strict=True))[city.id]
-        return (
-            f"either way your cities end with {mine} citizens, and this way {city.name} grows "
-            f"({city.population}→{grown})"
-        )
-    alt = ", ".join(f"{n} if {name} goes first" for name, n in others.items())
-    return f"your cities end with {mine} citizens this way ({alt})"
+        return words.t(
+            "either way your cities end with {count} citizens, and this way {city} grows ({before}→{after})",
+            count=mine, city=city.name, before=city.population, after=grown,
+        )  # fmt: skip
+    alt = ", ".join(words.t("{count} if {city} goes first", count=n, city=name) for name, n in others.items())
+    return words.t(
+        "your cities end with {count} citizens this way ({alternatives})", count=mine, alternatives=alt
+    )
 
 
-def _demolish(state: GameState, a: Action) -> str:
+def _demolish(state: GameState, a: Action, words: Words) -> str:
     city = city_at(state, a.hexes[0])
     assert city is not None
     kept = [b.kind for b in city.buildings if b.hex not in a.hexes]
-    keeps = ", ".join(kept) if kept else "nothing but its castle"
-    citizens = _citizens(city.population)
-    return f"{city.name} has {citizens} for {len(city.buildings)} buildings; it keeps {keeps}"
+    keeps = term(words, kept) if kept else words.t("nothing but its castle")
+    return words.t(
+        "{city} has {citizens} for {built} buildings; it keeps {kept}",
+        city=city.name, citizens=_citizens(city.population, words), built=len(city.buildings), kept=keeps,
+    )  # fmt: skip
 
 
-def _starve(state: GameState, view: View, seat: int, a: Action) -> str:
+def _starve(state: GameState, view: View, seat: int, a: Action, words: Words) -> str:
     me = view.players[seat]
     taken: Counter[str] = Counter(a.hexes)
     parts = []
@@ -358,6 +456,22 @@ def _starve(state: GameState, view: View, seat: int, a: Action) -> str:
         assert city is not None
         left = city.population - n
         lost = max(0, len(city.buildings) - max(0, left - 1))
-        parts.append(f"{city.name} {city.population}→{left}" + (f" (loses {lost} building{'s' * (lost > 1)})"
-                                                               if lost else ""))  # fmt: skip
-    return f"you have {me.food} food for {me.citizens} citizens; this costs the least: {', '.join(parts)}"
+        if lost:
+            loses = words.n("loses {count} building", "loses {count} buildings", lost)
+            parts.append(
+                words.t(
+                    "{city} {before}→{after} ({loses})",
+                    city=city.name,
+                    before=city.population,
+                    after=left,
+                    loses=loses,
+                )
+            )
+        else:
+            parts.append(
+                words.t("{city} {before}→{after}", city=city.name, before=city.population, after=left)
+            )
+    return words.t(
+        "you have {food} food for {citizens} citizens; this costs the least: {parts}",
+        food=me.food, citizens=me.citizens, parts=", ".join(parts),
+    )  # fmt: skip

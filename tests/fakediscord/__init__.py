@@ -22,9 +22,10 @@ component's UPDATE_MESSAGE changed; Discord's rules for them are in `components`
 Faults and the world (each module's docstring says exactly how Discord and discord.py behave):
 
 - ``fake.fail(method, path_pattern, status, ...)``, ``fake.hold(...)``, ``fake.faults_served``: `faults`;
-- ``await fake.deny(channel, "send_messages")``, ``allow_perms``, ``reset_perms``, ``delete_channel``,
-  ``add_thread``, ``archive``, ``unarchive``, ``user_says``, ``advance``, ``request_reconnect``,
-  ``drop_gateway``, ``gateway_paused()``: `world`; what REST then enforces: `channels`;
+- ``await fake.add_guild(name, shard=1, shards=2)`` (a guild on a chosen shard; the gateway is sharded
+  as Discord's: `gateway`), ``await fake.deny(channel, "send_messages")``, ``allow_perms``, ``reset_perms``,
+  ``delete_channel``, ``add_thread``, ``archive``, ``unarchive``, ``user_says``, ``advance``,
+  ``request_reconnect``, ``drop_gateway``, ``gateway_paused()``: `world`; what REST then enforces: `channels`;
 - ``await fake.spawn_bot(env)`` → `process.BotProcess` (``ready``, ``kill9``, ``wait``, ``output``): the
   real bot in a subprocess through `launch` (also ``FAKE_CRASH_AT``).
 
@@ -43,6 +44,7 @@ from .models import (
     FakeAttachment,
     FakeChannel,
     FakeDiscordError,
+    FakeGuild,
     FakeMessage,
     FakeUser,
     InteractionRecord,
@@ -54,6 +56,7 @@ __all__ = [
     "FakeChannel",
     "FakeDiscord",
     "FakeDiscordError",
+    "FakeGuild",
     "FakeMessage",
     "FakeUser",
     "Hold",

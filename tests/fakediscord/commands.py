@@ -30,8 +30,9 @@ def command_data(
     cmd = commands.get(name)
     if cmd is None:
         raise FakeDiscordError(f"unknown command /{command}; synced commands: {sorted(commands)}")
-    if cmd.guild_id is not None and channel is not None and channel.guild_id is None:
-        raise FakeDiscordError(f"/{name} is a guild command, not available in DMs")
+    if cmd.guild_id is not None and channel is not None and channel.guild_id != cmd.guild_id:
+        where = "in DMs" if channel.guild_id is None else f"in guild {channel.guild_id}"
+        raise FakeDiscordError(f"/{name} is a command of guild {cmd.guild_id}, not available {where}")
     specs: list[dict[str, Any]] = cmd.data.get("options", [])
     chain = []  # the group / subcommand specs along the path
     for step in path:

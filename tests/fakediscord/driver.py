@@ -286,6 +286,7 @@ class FakeDiscord(FakeWorld):
             channel_=channel,
             bot_id=self.store.bot.id,
             message_=message,
+            guild_locale=self.store.guild_locale,
         )
         if not self.connected:
             raise FakeDiscordError("no bot is connected to the fake gateway")
@@ -339,8 +340,17 @@ async def running(
         yield client
     finally:
         ready.cancel()
-        session = client.ws.session_id if client.ws is not None else None
+        sessions = _session_ids(client)
         await client.close()
         await conn
-        # Return only once the fake saw the websocket close, so "no bot connected" is true right after.
-        await fake.wait_for(lambda: all(s.id != session for s in fake.connected), timeout)
+        # Return only once the fake saw the websockets close, so "no bot connected" is true right after.
+        await fake.wait_for(lambda: all(s.id not in sessions for s in fake.connected), timeout)
+
+
+def _session_ids(client: discord.Client) -> set[str]:
+    """The gateway sessions of ``client``: one, or one per shard of an ``AutoShardedClient``."""
+    if isinstance(client, discord.AutoShardedClient):
+        sockets = [shard._parent.ws for shard in client.shards.values()]  # ShardInfo keeps its socket there
+    else:
+        sockets = [client.ws]
+    return {ws.session_id for ws in sockets if ws is not None and ws.session_id is not None}

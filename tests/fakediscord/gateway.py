@@ -1,5 +1,11 @@
 """The fake gateway: HELLO, heartbeats, IDENTIFY → READY + GUILD_CREATE, RESUME → replay + RESUMED, events.
 
+Sharding, as Discord documents it: IDENTIFY may carry ``shard: [id, count]`` (none: ``[0, 1]``; an id
+outside ``0..count-1`` is closed with 4010 Invalid Shard). A session is told (READY, GUILD_CREATE) of the
+guilds on its shard only, ``(guild_id >> 22) % count == id`` (`payloads.shard_of`), and gets only their
+events; events without a guild (direct messages, DM interactions) go to shard 0. Two sessions of one shard
+both get its events.
+
 As on Discord, a session outlives its websocket unless the client closed it with 1000: events are
 queued for a disconnected session and replayed when it RESUMEs (``Session.replayed`` lists their
 sequence numbers). Events go only to sessions with the intent they need (channel and thread events:
@@ -44,6 +50,12 @@ class Session:
     transport: asyncio.Transport | None = None
     resumes: int = 0
     replayed: list[int] = field(default_factory=list)  # sequence numbers replayed by the last RESUME
+    shard: tuple[int, int] = (0, 1)  # [id, count] from IDENTIFY
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether the events of guild ``guild_id`` (None: no guild, as a DM) come to this session."""
+        shard, count = self.shard
+        return payloads.shard_of(guild_id, count) == shard
 
     @property
     def connected(self) -> bool:
@@ -78,7 +90,10 @@ class Gateway:
     async def dispatch(self, event: str, data: dict[str, Any], intent: int = 0) -> int:
         """Send a DISPATCH to every session with ``intent`` (two running bots both get it, as on Discord;
         a disconnected session gets it on RESUME); return how many are connected."""
-        sessions = [s for s in self.sessions.values() if not intent or s.intents & intent]
+        guild = _guild_of(event, data)
+        sessions = [
+            s for s in self.sessions.values() if (not intent or s.intents & intent) and s.receives(guild)
+        ]  # fmt: skip
         for s in sessions:
             await s.send(0, data, event)
         return len([s for s in sessions if s.connected])
@@ -102,6 +117,8 @@ class Gateway:
         blank = {"content": "", "embeds": [], "attachments": [], "components": []}
         for s in list(self.sessions.values()):
             if not s.intents & (DIRECT_MESSAGES if dm else GUILD_MESSAGES):
+                continue
+            if not s.receives(msg.channel.guild_id):
                 continue
             readable = s.intents & MESSAGE_CONTENT or dm or mentioned or msg.author.bot
             await s.send(0, full if readable else full | blank, "MESSAGE_CREATE")
@@ -132,11 +149,14 @@ class Gateway:
                 await ws.send_str(dumps({"op": 11, "d": None, "s": None, "t": None}))
             elif op in (2, 6) and d.get("token") != self.server.token:
                 await ws.close(code=4004, message=b"Authentication failed.")
+            elif op == 2 and not _valid_shard(d.get("shard")):
+                await ws.close(code=4010, message=b"Invalid shard.")
             elif op == 2:
                 self.identifies += 1
                 session = Session(
-                    secrets.token_hex(16), int(d.get("intents", 0)), ws, transport=request.transport
-                )
+                    secrets.token_hex(16), int(d.get("intents", 0)), ws, transport=request.transport,
+                    shard=(d["shard"][0], d["shard"][1]) if d.get("shard") else (0, 1),
+                )  # fmt: skip
                 self.sessions[session.id] = session
                 await self._ready(session)
             elif op == 6:
@@ -147,7 +167,8 @@ class Gateway:
                 await self._resume(session, ws, request.transport, d.get("seq") or 0)
             elif op == 8 and session is not None:
                 members = [payloads.member(u) for u in self._members()]
-                chunk = {"guild_id": str(self.server.store.guild_id), "members": members, "chunk_index": 0}
+                guild = d.get("guild_id") or str(self.server.store.guild_id)
+                chunk = {"guild_id": str(guild), "members": members, "chunk_index": 0}
                 chunk |= {"chunk_count": 1, "not_found": [], "nonce": d.get("nonce")}
                 await session.send(0, chunk, "GUILD_MEMBERS_CHUNK")
             self.server.store.changed()
@@ -176,10 +197,12 @@ class Gateway:
 
     async def _ready(self, session: Session) -> None:
         st = self.server.store
+        guilds = [g for g in st.guilds.values() if session.receives(g.id)]
         ready = {
             "v": 10,
             "user": payloads.user(st.bot),
-            "guilds": [{"id": str(st.guild_id), "unavailable": True}],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
+            "shard": list(session.shard),
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.server.gateway_url,
@@ -188,17 +211,38 @@ class Gateway:
             "application": {"id": str(st.application_id), "flags": 0},
         }
         await session.send(0, ready, "READY")
-        guild = payloads.guild_create(
-            st.guild_id,
-            st.guild_name,
+        for g in guilds:
+            await session.send(0, self.guild_create(g.id), "GUILD_CREATE")
+
+    def guild_create(self, guild_id: int) -> dict[str, Any]:
+        """The GUILD_CREATE of one of the fake's guilds."""
+        st = self.server.store
+        return payloads.guild_create(
+            guild_id,
+            st.guilds[guild_id].name,
             st.members[0],
-            st.guild_channels(),
+            st.guild_channels(guild_id),
             self._members(),
-            st.active_threads(),
+            st.active_threads(guild_id),
         )
-        await session.send(0, guild, "GUILD_CREATE")
 
     async def close(self) -> None:
         for s in self.connected:
             assert s.ws is not None
             await s.ws.close(code=1001)
+
+
+def _guild_of(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event is about (a GUILD_* event's own id), or None (a DM)."""
+    guild = data.get("guild_id") or (data.get("id") if event.startswith("GUILD_") else None)
+    return None if guild is None else int(guild)
+
+
+def _valid_shard(shard: Any) -> bool:
+    """Whether IDENTIFY's ``shard`` is absent or ``[id, count]`` with ``0 <= id < count``."""
+    if shard is None:
+        return True
+    return (
+        isinstance(shard, list) and len(shard) == 2 and all(isinstance(x, int) for x in shard)
+        and 0 <= shard[0] < shard[1]
+    )  # fmt: skip

@@ -17,6 +17,8 @@ websocket URL there.) Optional settings:
 - ``FAKE_SLEEP_SCALE=<factor>``: multiply discord.py's REST retry and rate-limit sleeps by it.
 - ``FAKE_GUILD_READY_TIMEOUT=<seconds>`` (default 0.05): how long discord.py waits for more guilds before
   ``on_ready`` (its default: 2 s), as `driver.running` sets it.
+- ``FAKE_TICK_SECONDS=<seconds>``: how often the bot's clock ticks (deadlines, reminders; its default: every
+  minute), so that a test sees a reminder it made due without waiting a minute.
 
 On stdout it prints ``fakediscord-launch: ready`` (or ``resumed``) whenever discord.py dispatches that
 event; `process.BotProcess.ready` waits for it. This module imports nothing from the fakediscord
@@ -195,6 +197,19 @@ def _announce_events(guild_ready_timeout: float) -> None:
     discord.state.ConnectionState.__init__ = shorter  # type: ignore[method-assign]
 
 
+def tick_every(seconds: float) -> None:
+    """Make the bot's clock tick every ``seconds`` (``FAKE_TICK_SECONDS``)."""
+    from bot.client.bot import CittaBot
+
+    init = CittaBot.__init__
+
+    def faster(self: CittaBot, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("tick_seconds", seconds)
+        init(self, *args, **kwargs)
+
+    CittaBot.__init__ = faster  # type: ignore[method-assign]
+
+
 def main() -> None:
     url = os.environ.get("FAKE_DISCORD_URL", "")
     if not url:
@@ -205,6 +220,8 @@ def main() -> None:
     if os.environ.get("FAKE_SLEEP_SCALE"):
         scale_discord_sleeps(float(os.environ["FAKE_SLEEP_SCALE"]))
     _announce_events(float(os.environ.get("FAKE_GUILD_READY_TIMEOUT", "0.05")))
+    if os.environ.get("FAKE_TICK_SECONDS"):
+        tick_every(float(os.environ["FAKE_TICK_SECONDS"]))
     if os.environ.get("FAKE_CRASH_AT"):
         crash_at(os.environ["FAKE_CRASH_AT"])
     from bot.__main__ import main as bot_main

@@ -29,6 +29,8 @@ class FakeUser:
     bot: bool = False
     dms_closed: bool = False
     joined_at: str = field(default_factory=payloads.now_iso)
+    locale: str = "en-US"
+    """The user's client language, sent as each interaction's ``locale``."""
 
     @property
     def mention(self) -> str:
@@ -84,6 +86,19 @@ class Overwrite:
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": str(self.id), "type": self.type, "allow": str(self.allow), "deny": str(self.deny)}
+
+
+@dataclass(eq=False)
+class FakeGuild:
+    """A server the bot is in: every member of the fake is a member of each (see `world.add_guild`)."""
+
+    id: int
+    name: str
+    channel: FakeChannel
+    """Its text channel, where games are played."""
+
+    def __repr__(self) -> str:
+        return f"<FakeGuild {self.id} {self.name!r}>"
 
 
 @dataclass(eq=False)

@@ -28,6 +28,21 @@ def snowflake() -> int:
     return (ms << 22) | (next(_counter) & 0x3FFFFF)
 
 
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard whose session gets a guild's events (Discord's formula); DMs go to shard 0."""
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+def snowflake_on_shard(shard: int, shard_count: int) -> int:
+    """A fresh snowflake whose guild would be on ``shard`` of ``shard_count`` (its timestamp moved
+    up to ``shard_count - 1`` milliseconds ahead)."""
+    if not 0 <= shard < shard_count:
+        raise ValueError(f"shard {shard} is not one of 0..{shard_count - 1}")
+    flake = snowflake()
+    ms = flake >> 22
+    return ((ms + (shard - ms) % shard_count) << 22) | (flake & 0x3FFFFF)
+
+
 def now_iso(at: float | None = None) -> str:
     """An ISO 8601 timestamp: now, or at the epoch seconds ``at``."""
     return datetime.fromtimestamp(time.time() if at is None else at, UTC).isoformat()
@@ -245,9 +260,11 @@ def interaction(
     channel_: FakeChannel,
     bot_id: int,
     message_: FakeMessage | None = None,
+    guild_locale: str = "en-US",
 ) -> dict[str, Any]:
     """An INTERACTION_CREATE payload with everything discord.py 2.7 reads; ``app_permissions`` and the
-    member's ``permissions`` are the bot's and the user's in the channel."""
+    member's ``permissions`` are the bot's and the user's in the channel; ``locale`` is the user's
+    client language, ``guild_locale`` the server's."""
     guild_id = channel_.guild_id
     out: dict[str, Any] = {
         "id": str(id),
@@ -256,7 +273,7 @@ def interaction(
         "data": data,
         "token": token,
         "version": 1,
-        "locale": "en-US",
+        "locale": user_.locale,
         "app_permissions": str(perms.in_channel(channel_, bot_id)),
         "entitlements": [],
         "entitlement_sku_ids": [],
@@ -267,8 +284,8 @@ def interaction(
     }
     if guild_id is not None:
         out["guild_id"] = str(guild_id)
-        out["guild"] = {"id": str(guild_id), "locale": "en-US", "features": []}
-        out["guild_locale"] = "en-US"
+        out["guild"] = {"id": str(guild_id), "locale": guild_locale, "features": []}
+        out["guild_locale"] = guild_locale
         out["member"] = member(user_, permissions=perms.in_channel(channel_, user_.id))
         out["context"] = 0
     else:

@@ -44,6 +44,7 @@ class FakeServer:
         self.error_responses: list[tuple[str, str, int, str]] = []  # (method, path, status, body)
         self.internal_errors: list[str] = []
         self.nonce_window = 300.0  # seconds a nonce sent with enforce_nonce stays unique
+        self.recommended_shards = 1  # what GET /gateway/bot answers as "shards"
         self.timers: dict[int, asyncio.TimerHandle] = {}  # interactions' 3-second clocks
         self.faults = Faults(self.store.wait_for, self.store.changed)
         self.channel_api = ChannelApi(self)
@@ -188,8 +189,13 @@ class FakeServer:
     # --- REST: identity, DMs, commands -----------------------------------------------------------------
 
     async def _get_gateway(self, request: web.Request) -> web.StreamResponse:
+        """``GET /gateway``: the URL; ``GET /gateway/bot``: also the recommended shard count (what
+        discord.py's AutoShardedClient runs when not told a count) and the session start limit."""
+        if not request.path.endswith("/bot"):
+            return json_response({"url": self.gateway_url})
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-        return json_response({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
+        body = {"url": self.gateway_url, "shards": self.recommended_shards, "session_start_limit": limit}
+        return json_response(body)
 
     async def _get_me(self, request: web.Request) -> web.StreamResponse:
         return json_response(payloads.user(self.store.bot))
@@ -220,7 +226,7 @@ class FakeServer:
 
     async def _get_member(self, request: web.Request) -> web.StreamResponse:
         u = self.store.user(int(request.match_info["user"]))
-        if u is None or int(request.match_info["guild"]) != self.store.guild_id:
+        if u is None or int(request.match_info["guild"]) not in self.store.guilds:
             raise DiscordError(404, 10007, "Unknown Member")
         return json_response(payloads.member(u))
 
@@ -235,7 +241,7 @@ class FakeServer:
         if int(request.match_info["app"]) != self.store.application_id:
             raise DiscordError(403, 50001, "Missing Access")
         guild = request.match_info.get("guild")
-        if guild is not None and int(guild) != self.store.guild_id:
+        if guild is not None and int(guild) not in self.store.guilds:
             raise DiscordError(403, 50001, "Missing Access")
         return None if guild is None else int(guild)
 

@@ -19,6 +19,7 @@ from .models import (
     Command,
     FakeAttachment,
     FakeChannel,
+    FakeGuild,
     FakeMessage,
     FakeUser,
     InteractionRecord,
@@ -38,9 +39,14 @@ class Store:
         self.bot = FakeUser(self.application_id, "citta-bot", bot=True)
         self.guild_id = snowflake()
         self.guild_name = "La Città test guild"
+        self.guild_locale = "en-US"
+        """The server's language (``preferred_locale``), sent as each interaction's ``guild_locale``."""
         self.members: list[FakeUser] = []
         self.channels: dict[int, FakeChannel] = {}
         self.text_channel = self.add_channel("la-citta")
+        self.guilds: dict[int, FakeGuild] = {}
+        """Every guild the bot is in, by id: the first one (``guild_id``) and those `add_guild` adds."""
+        self.guilds[self.guild_id] = FakeGuild(self.guild_id, self.guild_name, self.text_channel)
         self.messages: dict[int, FakeMessage] = {}
         self.attachments: dict[int, FakeAttachment] = {}
         self.commands: dict[tuple[int | None, str], Command] = {}
@@ -87,8 +93,19 @@ class Store:
 
     # --- users and channels ------------------------------------------------------------------------
 
-    def add_channel(self, name: str, recipient: FakeUser | None = None, *, type: int = TEXT) -> FakeChannel:
-        ch = FakeChannel(snowflake(), name, None if recipient else self.guild_id, recipient, type=type)
+    def add_guild(self, guild_id: int, name: str, channel: FakeChannel | None = None) -> FakeGuild:
+        """A guild with its text channel (``channel``, or a new one named ``la-citta``)."""
+        guild = FakeGuild(guild_id, name, channel or self.add_channel("la-citta", guild_id=guild_id))
+        self.guilds[guild_id] = guild
+        self.changed()
+        return guild
+
+    def add_channel(
+        self, name: str, recipient: FakeUser | None = None, *, type: int = TEXT, guild_id: int | None = None
+    ) -> FakeChannel:
+        """A channel of guild ``guild_id`` (default: the first guild), or a DM channel with ``recipient``."""
+        guild = None if recipient else (guild_id or self.guild_id)
+        ch = FakeChannel(snowflake(), name, guild, recipient, type=type)
         self.channels[ch.id] = ch
         return ch
 
@@ -99,7 +116,9 @@ class Store:
         if parent.type not in (TEXT, FORUM) or parent.guild_id is None or parent.deleted:
             raise ValueError(f"threads live in guild text or forum channels, not in {parent}")
         now = self.iso()
-        thread = FakeChannel(snowflake(), name, self.guild_id, type=PUBLIC_THREAD, parent=parent, owner=owner)
+        thread = FakeChannel(
+            snowflake(), name, parent.guild_id, type=PUBLIC_THREAD, parent=parent, owner=owner
+        )
         thread.auto_archive_minutes = auto_archive_minutes
         thread.archive_timestamp = thread.create_timestamp = now
         thread.last_activity = self.now()
@@ -109,11 +128,19 @@ class Store:
         self.changed()
         return thread
 
-    def guild_channels(self) -> list[FakeChannel]:
-        return [c for c in self.channels.values() if c.guild_id is not None and not c.is_thread]
+    def guild_channels(self, guild_id: int | None = None) -> list[FakeChannel]:
+        """The channels (not threads) of guild ``guild_id`` (default: of every guild)."""
+        return [
+            c for c in self.channels.values()
+            if c.guild_id is not None and not c.is_thread and guild_id in (None, c.guild_id)
+        ]  # fmt: skip
 
-    def active_threads(self) -> list[FakeChannel]:
-        return [c for c in self.channels.values() if c.is_thread and not c.archived]
+    def active_threads(self, guild_id: int | None = None) -> list[FakeChannel]:
+        """The threads of guild ``guild_id`` (default: of every guild) that are not archived."""
+        return [
+            c for c in self.channels.values()
+            if c.is_thread and not c.archived and guild_id in (None, c.guild_id)
+        ]  # fmt: skip
 
     def remove_channel(self, ch: FakeChannel) -> list[FakeChannel]:
         """Delete a channel (and the threads in it, as Discord does); return what was removed."""

@@ -1,5 +1,8 @@
 """Changing the test guild as its admins, its users or time would, with the gateway events Discord sends.
 
+- Guilds: ``add_guild(name, shard=1, shards=2)`` adds a guild (with its text channel) whose id puts it on
+  that shard (Discord's formula, `payloads.shard_of`), and sends its GUILD_CREATE to the sessions of that
+  shard, as when the bot is added to a server; all members are members of every guild.
 - Permissions: ``deny(channel, "send_messages", ...)`` / ``allow_perms(...)`` / ``reset_perms(channel)``
   set the bot member's permission overwrite on a channel (a thread takes its parent's) and send
   CHANNEL_UPDATE, so discord.py's ``channel.permissions_for(guild.me)`` agrees with what REST enforces.
@@ -21,14 +24,24 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator
 
-from . import perms
-from .models import FORUM, TEXT, FakeChannel, FakeDiscordError, FakeMessage, FakeUser, Overwrite
+from . import payloads, perms
+from .gateway import GUILDS
+from .models import FORUM, TEXT, FakeChannel, FakeDiscordError, FakeGuild, FakeMessage, FakeUser, Overwrite
 from .server import FakeServer
 
 ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes Discord accepts for auto_archive_duration
 
 
 class FakeWorld(FakeServer):
+    # --- guilds ----------------------------------------------------------------------------------------
+
+    async def add_guild(self, name: str, *, shard: int = 0, shards: int = 1) -> FakeGuild:
+        """A new guild with a text channel, on ``shard`` of ``shards``; connected sessions of that shard
+        get its GUILD_CREATE."""
+        guild = self.store.add_guild(payloads.snowflake_on_shard(shard, shards), name)
+        await self.gateway.dispatch("GUILD_CREATE", self.gateway.guild_create(guild.id), GUILDS)
+        return guild
+
     # --- permissions -----------------------------------------------------------------------------------
 
     def permissions(self, channel: FakeChannel, user: FakeUser | None = None) -> int:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 from discord.ext import commands
 
-from bot.client.ui import deliver, reply, service_of, user_of
+import i18n
+from bot.client.ui import deliver, reply, service_of, speak_to, user_of
 from bot.results import User
 from bot.service.computer import levels
 from bot.service.rules_help import TOPICS
@@ -33,11 +34,19 @@ def _manager(interaction: Interaction) -> bool:
     return bool(interaction.permissions.manage_guild)
 
 
+def game_language(chosen: str | None, server: str | None, client: str | None) -> str:
+    """The language of a new game's posts: the one chosen, else the server's (when we speak
+    it), else the opener's client's, else English."""
+    return i18n.choose(chosen, server, client)
+
+
 TOPIC_NAMES = {
     "overview": _("overview"), "turn": _("turn"), "build": _("build"), "cards": _("cards"),
     "voice": _("voice"), "feeding": _("feeding"), "scoring": _("scoring"), "bot": _("bot"),
     "async": _("async"),
 }  # fmt: skip
+LANGUAGE_CHOICES = [app_commands.Choice(name=i18n.NAMES[code], value=code) for code in i18n.LANGUAGES]
+"""Each language by its own name (the same for every reader)."""
 LEVEL_NAMES = {"random": _("random"), "basic": _("basic"), "strong": _("strong")}
 LEVEL_CHOICES = [app_commands.Choice(name=LEVEL_NAMES[level], value=level) for level in levels()]
 
@@ -55,7 +64,9 @@ class Citta(commands.GroupCog, group_name="citta", group_description=_("Play La 
         super().__init__()
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
-        """Any command gives a player the bot played for (after a deadline) their seat back."""
+        """Any command is answered in the user's language and gives a player the bot played for
+        (after a deadline) their seat back."""
+        await speak_to(interaction)
         if interaction.channel_id is not None:
             await service_of(interaction).come_back(interaction.user.id, channel=interaction.channel_id)
         return True
@@ -64,14 +75,22 @@ class Citta(commands.GroupCog, group_name="citta", group_description=_("Play La 
     @app_commands.describe(
         setup=_("beginner: fixed board and castles; experienced: shuffled board, you place castles"),
         players=_("start automatically when this many players have joined (2–5)"),
+        language=_("the language of the game's posts and pictures (default: the server's)"),
     )
+    @app_commands.choices(
+        language=LANGUAGE_CHOICES,
+        setup=[app_commands.Choice(name=_("beginner"), value="beginner"),
+               app_commands.Choice(name=_("experienced"), value="experienced")],
+    )  # fmt: skip
     async def new(
-        self, interaction: Interaction, setup: Literal["beginner", "experienced"] = "beginner",
-        players: app_commands.Range[int, 2, 5] | None = None,
+        self, interaction: Interaction, setup: str = "beginner",
+        players: app_commands.Range[int, 2, 5] | None = None, language: str | None = None,
     ) -> None:  # fmt: skip
         svc = service_of(interaction)
+        chosen = game_language(language, str(interaction.guild_locale or ""), str(interaction.locale))
         msg = await svc.new_game(user_of(interaction), channel=_channel(interaction),
-                                 guild=interaction.guild_id, setup=setup, players=players)  # fmt: skip
+                                 guild=interaction.guild_id, setup=setup, players=players,
+                                 language=chosen)  # fmt: skip
         await reply(interaction, msg)
 
     @app_commands.command(
@@ -87,6 +106,7 @@ class Citta(commands.GroupCog, group_name="citta", group_description=_("Play La 
     async def play_autocomplete(
         self, interaction: Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
+        await speak_to(interaction)
         choices = await service_of(interaction).choices(_channel(interaction), interaction.user.id, current)
         return [app_commands.Choice(name=c.name, value=c.value) for c in choices]
 
@@ -175,8 +195,10 @@ class Citta(commands.GroupCog, group_name="citta", group_description=_("Play La 
         policy=_("at the deadline: wait, let a computer decide, or skip with the least harmful move"),
         level=_("the computer player's level for policy computer"), board=_("post the board after every move "
         "or at the end of each round"), vacation=_("vacation days each player may take per year"),
+        language=_("the language of the game's posts and pictures"),
     )  # fmt: skip
     @app_commands.choices(
+        language=LANGUAGE_CHOICES,
         policy=[app_commands.Choice(name=_("wait"), value="wait"),
                 app_commands.Choice(name=_("computer"), value="computer"),
                 app_commands.Choice(name=_("skip"), value="skip")],
@@ -188,12 +210,12 @@ class Citta(commands.GroupCog, group_name="citta", group_description=_("Play La 
         self, interaction: Interaction, deadline: app_commands.Range[int, 0, 336] | None = None,
         reminders: app_commands.Range[int, 0, 336] | None = None, policy: str | None = None,
         level: str | None = None, board: str | None = None,
-        vacation: app_commands.Range[int, 0, 60] | None = None,
+        vacation: app_commands.Range[int, 0, 60] | None = None, language: str | None = None,
     ) -> None:  # fmt: skip
         outcome = await service_of(interaction).settings(
             interaction.user.id, channel=_channel(interaction), can_manage=_manager(interaction),
             deadline=deadline, reminders=reminders, policy=policy, level=level, board=board,
-            vacation=vacation,
+            vacation=vacation, language=language,
         )  # fmt: skip
         await deliver(interaction, outcome)
 
@@ -209,6 +231,17 @@ class Citta(commands.GroupCog, group_name="citta", group_description=_("Play La 
     async def reminders(self, interaction: Interaction, how: str | None = None) -> None:
         await reply(interaction, await service_of(interaction).me(interaction.user.id, remind_by=how))
 
+    @me.command(description=_("The language of your private messages and your panel"))
+    @app_commands.describe(language=_("a language, or your Discord's"))
+    @app_commands.choices(
+        language=[*LANGUAGE_CHOICES, app_commands.Choice(name=_("your Discord's language"), value="auto")]
+    )
+    async def language(self, interaction: Interaction, language: str | None = None) -> None:
+        msg = await service_of(interaction).me(
+            interaction.user.id, language=language, client=str(interaction.locale)
+        )  # the answer is in the language chosen (``auto``: the client's)
+        await reply(interaction, msg)
+
     @app_commands.command(description=_("Hand a player's seat to someone else (host or Manage Server)"))
     @app_commands.describe(old=_("the player who leaves"), new=_("who plays the seat from now on"))
     async def replace(self, interaction: Interaction, old: discord.User, new: discord.User) -> None:
@@ -222,7 +255,7 @@ class Citta(commands.GroupCog, group_name="citta", group_description=_("Play La 
     @app_commands.describe(days=_("how many days (within this game's yearly allowance)"))
     async def vacation(self, interaction: Interaction, days: app_commands.Range[int, 0, 60]) -> None:
         outcome = await service_of(interaction).vacation(interaction.user.id, channel=_channel(interaction),
-                                                         days=days)  # fmt: skip
+                                                         days=days, request=interaction.id)  # fmt: skip
         await deliver(interaction, outcome)
 
     @app_commands.command(

@@ -1,13 +1,13 @@
 """The storage on PostgreSQL through asyncpg (a pool of connections; no libpq): the same
 behaviour as the SQLite storage (`bot.storage.protocol`), the same tables from its own numbered
 migrations (``migrations/postgres/``), split by concern like the SQLite side — games and moves
-(`games`), clocks and preferences (`clocks`), the outbox (`outbox`), the history (`history`) on
-the pool and the schema (`base`).
+(`games`), clocks and preferences (`clocks`), the outbox (`outbox`), the claims (`claims`), the
+history (`history`) on the pool and the schema (`base`).
 
 Several processes may share the database: every change to a game is serialised by its row
-(the version check of `PostgresStorage.commit_moves`, row locks in the lobby), and a channel's
-announcements get their ids in commit order. What is not claimed yet: see
-`bot.storage.protocol`.
+(the version check of `PostgresStorage.commit_moves`, row locks in the lobby), a channel's
+announcements get their ids in commit order, and clocks and announcements are claimed with
+``FOR UPDATE SKIP LOCKED`` and a lease (`claims`).
 """
 
 from __future__ import annotations

@@ -100,15 +100,18 @@ class PgClocks(PgBase):
 
     async def set_vacation(
         self, game_id: int, seat: int, *, until: int | None, used: int, year: int | None, shift: int,
-        was: int | None,
+        was: int | None, request: int | None = None,
     ) -> bool:  # fmt: skip
         """Record a seat's vacation and move its clock's deadline by ``shift`` seconds, if its
-        vacation still ends at ``was`` (the request was based on that); False otherwise."""
+        vacation still ends at ``was`` (the request was based on that) and its last change was
+        not ``request``; False otherwise."""
         async with self._transaction() as conn:
             changed = await conn.execute(
-                "UPDATE seats SET vacation_until = $1, vacation_used = $2, vacation_year = $3 "
-                "WHERE game = $4 AND seat = $5 AND vacation_until IS NOT DISTINCT FROM $6::bigint",
-                until, used, year, game_id, seat, was,
+                "UPDATE seats SET vacation_until = $1, vacation_used = $2, vacation_year = $3, "
+                "vacation_request = $7 WHERE game = $4 AND seat = $5 "
+                "AND vacation_until IS NOT DISTINCT FROM $6::bigint "
+                "AND ($7::bigint IS NULL OR vacation_request IS DISTINCT FROM $7::bigint)",
+                until, used, year, game_id, seat, was, request,
             )  # fmt: skip
             if affected(changed) != 1:
                 return False

@@ -17,11 +17,13 @@ import asyncpg
 
 from bot.results import Post
 from bot.storage import convert
-from bot.storage.convert import events_json
+from bot.storage.convert import events_json, told_json
 from bot.storage.postgres.base import affected
 from bot.storage.postgres.history import PgHistory
 from bot.storage.protocol import OPEN, ChannelBusy
 from bot.storage.rows import Clock, GameRow, MoveRow, Placing, SeatRow, Secret
+from bot.storage.shards import Shards, postgres_params
+from bot.storage.shards import postgres_on_shards as on_shards
 
 
 class PgGames(PgHistory):
@@ -48,8 +50,11 @@ class PgGames(PgHistory):
         )  # fmt: skip
         return convert.game(row) if row else None
 
-    async def active_games(self) -> list[GameRow]:
-        rows = await self._all("SELECT * FROM games WHERE status = ANY($1::text[]) ORDER BY id", list(OPEN))
+    async def active_games(self, shards: Shards | None = None) -> list[GameRow]:
+        rows = await self._all(
+            f"SELECT * FROM games WHERE status = ANY($1::text[]) AND {on_shards('guild', 2)} ORDER BY id",
+            list(OPEN), *postgres_params(shards),
+        )  # fmt: skip
         return [convert.game(r) for r in rows]
 
     async def seats(self, game_id: int) -> list[SeatRow]:
@@ -103,7 +108,7 @@ class PgGames(PgHistory):
             "SELECT * FROM secrets WHERE game = $1 AND seat = $2 AND year = $3 ORDER BY move, id",
             game_id, seat, year,
         )  # fmt: skip
-        return [Secret(r["seat"], r["year"], r["move"], r["kind"], r["text"]) for r in rows]
+        return [convert.secret(r) for r in rows]
 
     # --- lobby ----------------------------------------------------------------------
 
@@ -242,8 +247,9 @@ class PgGames(PgHistory):
                   based_on if batch is None else batch, events_json(m)) for m in moves],
             )  # fmt: skip
             await conn.executemany(
-                "INSERT INTO secrets (game, seat, year, move, kind, text) VALUES ($1, $2, $3, $4, $5, $6)",
-                [(game_id, s.seat, s.year, s.move, s.kind, s.text) for s in secrets],
+                "INSERT INTO secrets (game, seat, year, move, kind, text, told) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [(game_id, s.seat, s.year, s.move, s.kind, s.text, told_json(s)) for s in secrets],
             )
             await conn.executemany(
                 "UPDATE moves SET undone = true WHERE game = $1 AND number = $2", [(game_id, n) for n in undo]

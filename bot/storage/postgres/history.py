@@ -11,8 +11,10 @@ from bot.results import Post
 from bot.storage import convert
 from bot.storage.history import FORMER_KEY, FORMER_SEAT
 from bot.storage.postgres.base import affected
-from bot.storage.postgres.outbox import PgOutbox
+from bot.storage.postgres.claims import PgClaims
 from bot.storage.rows import FORMER, Finished, Placing, Rating, Result, Standing
+from bot.storage.shards import Shards, postgres_params
+from bot.storage.shards import postgres_on_shards as on_shards
 
 if TYPE_CHECKING:
     from bot.storage.postgres.base import Connection
@@ -33,7 +35,7 @@ def _renamed(document: str | None, seat: int, *, field: str | None) -> str | Non
     return json.dumps(data)
 
 
-class PgHistory(PgOutbox):
+class PgHistory(PgClaims):
     """Queries of the history."""
 
     async def ratings(self, guild: int, players: Sequence[str]) -> dict[str, Rating]:
@@ -109,11 +111,13 @@ class PgHistory(PgOutbox):
         rows = await self._all("SELECT * FROM results WHERE game = $1 ORDER BY seat", game_id)
         return [convert.placing(r) for r in rows]
 
-    async def unreplayed(self) -> list[int]:
-        """The finished games whose replay has not been stored yet."""
+    async def unreplayed(self, shards: Shards | None = None) -> list[int]:
+        """The finished games (of servers on ``shards``) whose replay has not been stored yet."""
         rows = await self._all(
             "SELECT id FROM games WHERE status = 'over' AND NOT replayed "
-            "AND EXISTS (SELECT 1 FROM results WHERE game = games.id) ORDER BY id"
+            "AND EXISTS (SELECT 1 FROM results WHERE game = games.id) "
+            f"AND {on_shards('guild', 1)} ORDER BY id",
+            *postgres_params(shards),
         )
         return [r["id"] for r in rows]
 

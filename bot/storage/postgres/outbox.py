@@ -18,7 +18,9 @@ from bot.results import Post
 from bot.storage import convert, envelope
 from bot.storage.outbox import MISSING, NONCE_BYTES
 from bot.storage.postgres.clocks import PgClocks
-from bot.storage.rows import OutboxRow
+from bot.storage.rows import Clock, OutboxRow
+from bot.storage.shards import Shards, postgres_params
+from bot.storage.shards import postgres_on_shards as on_shards
 
 if TYPE_CHECKING:
     from bot.storage.postgres.base import Connection
@@ -60,22 +62,29 @@ class PgOutbox(PgClocks):
         self,
         game_id: int,
         *,
-        reminded: Collection[int],
-        stalled: Collection[int],
+        reminded: Collection[Clock],
+        stalled: Collection[Clock],
         posts: Sequence[Post],
         now: int,
-    ) -> list[int]:
+    ) -> list[int] | None:
         """Count the reminders sent to ``reminded``, mark ``stalled`` clocks, and store the posts
-        that tell them, in one transaction."""
+        that tell them, in one transaction; None (nothing stored) when one of these clocks is no
+        longer as it was read (their rows are locked while they are compared)."""
         async with self._transaction() as conn:
+            for c in {c.seat: c for c in (*reminded, *stalled)}.values():
+                row = await conn.fetchrow(
+                    "SELECT * FROM clocks WHERE game = $1 AND seat = $2 FOR UPDATE", game_id, c.seat
+                )
+                if row is None or convert.clock(row) != c:
+                    return None
             await conn.executemany(
                 "UPDATE clocks SET reminders = reminders + 1, last_reminded = $1 "
                 "WHERE game = $2 AND seat = $3",
-                [(now, game_id, s) for s in reminded],
+                [(now, game_id, c.seat) for c in reminded],
             )
             await conn.executemany(
                 "UPDATE clocks SET stalled = true WHERE game = $1 AND seat = $2",
-                [(game_id, s) for s in stalled],
+                [(game_id, c.seat) for c in stalled],
             )
             ids = await self._enqueue(conn, game_id, posts, now)
         self._woken(ids)
@@ -85,11 +94,13 @@ class PgOutbox(PgClocks):
         r = await self._one("SELECT * FROM outbox WHERE id = $1", outbox_id)
         return convert.outbox(r) if r else None
 
-    async def outbox_heads(self) -> list[OutboxRow]:
-        """The oldest pending announcement of each channel (due or not), by id."""
+    async def outbox_heads(self, shards: Shards | None = None) -> list[OutboxRow]:
+        """The oldest pending announcement of each channel (due or not; of servers on ``shards``), by id."""
         rows = await self._all(
-            "SELECT * FROM outbox WHERE id IN "
-            "(SELECT MIN(id) FROM outbox WHERE state = 'pending' GROUP BY channel) ORDER BY id"
+            "SELECT o.* FROM outbox o LEFT JOIN games g ON g.id = o.game WHERE o.id IN "
+            "(SELECT MIN(id) FROM outbox WHERE state = 'pending' GROUP BY channel) "
+            f"AND {on_shards('g.guild', 1)} ORDER BY o.id",
+            *postgres_params(shards),
         )
         return [convert.outbox(r) for r in rows]
 
@@ -130,14 +141,20 @@ class PgOutbox(PgClocks):
     async def outbox_retry(self, outbox_id: int, next_try: int, error: str) -> None:
         """Not sent this time; the channel's later posts wait behind it."""
         await self._execute(
-            "UPDATE outbox SET next_try = $1, error = $2 WHERE id = $3", next_try, error[:500], outbox_id
+            "UPDATE outbox SET next_try = $1, error = $2, claimed_by = NULL, claimed_until = 0 WHERE id = $3",
+            next_try,
+            error[:500],
+            outbox_id,
         )
 
-    async def outbox_unblock(self) -> None:
-        """Permissions changed somewhere: the posts waiting for one are due again at once."""
+    async def outbox_unblock(self, shards: Shards | None = None) -> None:
+        """Permissions changed somewhere: the posts (of servers on ``shards``) waiting for one are
+        due again at once."""
         await self._execute(
-            "UPDATE outbox SET next_try = 0 WHERE state = 'pending' AND error LIKE $1", f"{MISSING}%"
-        )
+            "UPDATE outbox SET next_try = 0 WHERE state = 'pending' AND error LIKE $1 "
+            f"AND {on_shards('(SELECT guild FROM games WHERE id = outbox.game)', 2)}",
+            f"{MISSING}%", *postgres_params(shards),
+        )  # fmt: skip
 
     async def outbox_failed(self, outbox_id: int, error: str) -> None:
         """Discord refused this post for good (a malformed request): it is passed over, logged."""

@@ -1,0 +1,116 @@
+"""A move's events and a seat's private events are stored with their English messages and values,
+so that the move log and a seat's secrets can be read in any language later; rows stored before
+keep their English text, on each backend."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_bot_support import CHANNEL, PLAYERS, current, start_game
+from test_engine_words import QPS, German, fully_marked, unmarked
+
+from bot.service.core import CittaService
+from bot.storage import StorageProtocol, open_storage
+from bot.storage.rows import MoveRow, Secret
+from engine import Action
+from engine.words import ENGLISH, PHRASE
+
+RECORD = {"players": ["Ann", "Bob"], "seed": 1, "setup": "beginner", "moves": []}
+SNAPSHOT = {"players": [{"name": "Ann", "gold": 1}, {"name": "Bob", "gold": 2}], "phase": "play"}
+
+
+@pytest.fixture
+async def store(database: Path | str) -> AsyncIterator[StorageProtocol]:
+    opened = await open_storage(database)
+    yield opened
+    await opened.close()
+
+
+async def _running_game(store: StorageProtocol) -> int:
+    game = await store.create_lobby(
+        guild=1, channel=500, host=11, host_name="Ann", setup="beginner", players_wanted=2, now=0
+    )
+    assert await store.join_lobby(game, 12, "Bob", 2, 0) == "joined"
+    ids = await store.start_game(
+        game, users=[11, 12], seed=1, record=RECORD, snapshot=SNAPSHOT, highlight=[], now=0
+    )
+    assert ids is not None
+    return game
+
+
+def _commit_kw(secrets: list[Secret]) -> dict[str, Any]:
+    return dict(record=RECORD, snapshot=SNAPSHOT, status="active", highlight=[], secrets=secrets, now=10)
+
+
+async def test_a_move_and_a_secret_come_back_with_their_messages_and_read_in_another_language(
+    store: StorageProtocol,
+) -> None:
+    game = await _running_game(store)
+    gold = ("{name} takes 2 gold (now {gold}).", {"name": "Ann", "gold": 3})
+    feed = (
+        "{name} cannot feed {citizens} ({parts}) and loses 5 victory points.",
+        {"name": "Ann", "citizens": PHRASE.n("{count} citizen", "{count} citizens", 2),
+         "parts": [PHRASE.t("{count} from {city}", count=2, city="Pisa")]},
+    )  # fmt: skip
+    texts = [
+        "Ann takes 2 gold (now 3).",
+        "Ann cannot feed 2 citizens (2 from Pisa) and loses 5 victory points.",
+    ]
+    move = MoveRow(1, 0, "gold", " ".join(texts), events=[("gold", texts[0]), ("starve", texts[1])],
+                   messages=[gold, feed])  # fmt: skip
+    drew = Secret(0, 1, 1, "draw", "You drew Golden Times (no effect).", "You drew {card} (no effect).",
+                  {"card": "Golden Times"})  # fmt: skip
+    assert await store.commit_moves(game, based_on=0, moves=[move], **_commit_kw([drew])) is not None
+    [stored] = await store.moves(game)
+    assert stored.messages == [gold, feed] and stored.events == move.events
+    assert stored.summary_in(ENGLISH) == stored.summary == " ".join(texts)
+    assert stored.summary_in(German()) == (
+        "Ann nimmt 2 Gold (jetzt 3). "
+        "Ann kann 2 Bürger nicht versorgen (2 aus Pisa) und verliert 5 Siegpunkte."
+    )
+    assert stored.summary_in(QPS, limit=40).endswith("…") and len(stored.summary_in(QPS, limit=40)) == 40
+    [secret] = await store.secrets(game, 0, 1)
+    assert secret == drew and secret.told(ENGLISH) == drew.text
+    told = secret.told(QPS)
+    assert fully_marked(told) and unmarked(told) == drew.text
+
+
+async def test_a_move_and_a_secret_stored_without_messages_are_read_in_their_english(
+    store: StorageProtocol,
+) -> None:
+    game = await _running_game(store)
+    old = MoveRow(1, 0, "gold", "Ann takes 2 gold (now 3).", events=[("gold", "Ann takes 2 gold (now 3).")])
+    secret = Secret(0, 1, 1, "peek", "You polled the people: card 1 is health.")
+    assert await store.commit_moves(game, based_on=0, moves=[old], **_commit_kw([secret])) is not None
+    [stored] = await store.moves(game)
+    assert stored.messages is None and stored.summary_in(QPS) == "Ann takes 2 gold (now 3)."
+    [kept] = await store.secrets(game, 0, 1)
+    assert kept.message == "" and kept.told(QPS) == "You polled the people: card 1 is health."
+
+
+async def test_a_played_move_is_stored_with_its_events_messages_and_a_drawn_card_with_its_own(
+    svc: CittaService,
+) -> None:
+    await start_game(svc, 2)
+    for _ in range(12):  # take gold until a seat has no action card left and passes (drawing a card)
+        game = await current(svc)
+        seat = game.pending_seats()[0]
+        move = "pass" if Action.parse("pass") in game.legal_moves(seat) else "gold"
+        outcome = await svc.play(PLAYERS[seat].id, move, channel=CHANNEL)
+        assert outcome.announcement is not None, outcome.reply.text
+        if move == "pass":
+            break
+    assert move == "pass"
+    row = await svc.storage.latest_game(CHANNEL)
+    assert row is not None
+    moves = await svc.storage.moves(row.id)
+    for m in moves:
+        assert m.messages is not None and len(m.messages) == len(m.events or [])
+        assert m.summary_in(ENGLISH) == m.summary
+        assert fully_marked(m.summary_in(QPS)) and unmarked(m.summary_in(QPS)) == m.summary
+    [drew] = [s for s in await svc.storage.secrets(row.id, seat, 1) if s.kind == "draw"]
+    assert drew.message == "You drew {card} (no effect)." and drew.told(ENGLISH) == drew.text
+    assert fully_marked(drew.told(QPS)) and unmarked(drew.told(QPS)) == drew.text
