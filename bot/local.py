@@ -306,13 +306,6 @@ def rules(topic: str) -> str:
     return topic_text(key).replace("**", "")
 
 
-def and_list(items: list[str]) -> str:
-    """``a, b and c`` in the current language."""
-    if len(items) < 2:
-        return "".join(items)
-    return _("{first} and {second}", first=", ".join(items[:-1]), second=items[-1])
-
-
 def voice_text(view: View) -> str:
     """This year's voice as the viewer knows it: the face-up card, then the face-down ones
     (``?`` unless revealed, or polled by the viewer)."""
@@ -322,7 +315,7 @@ def voice_text(view: View) -> str:
         return _(
             "{cards}: the people want {wanted}",
             cards=", ".join(_(s or "") for s in view.voice),
-            wanted=and_list([_(s) for s in view.voice_result]),
+            wanted=i18n.listing([_(s) for s in view.voice_result]),
         )
     down = " ".join(_(s) if s else "?" for s in [s or view.peek[k] for k, s in enumerate(view.voice)][1:])
     polled = [str(k) for k in range(1, 4) if view.voice[k] is None and view.peek[k] is not None]
@@ -331,7 +324,7 @@ def voice_text(view: View) -> str:
             "{up}, face down {down} (you polled {polled})",
             up=_(view.voice[0]),
             down=down,
-            polled=and_list(polled),
+            polled=i18n.listing(polled),
         )
     return _("{up}, face down {down}", up=_(view.voice[0]), down=down)
 
@@ -582,7 +575,7 @@ class LocalGame:
         self.say("")
         self.say(self.brief())
         asked = asked_of(self.game.state, self.human, words=i18n.current())
-        self.say(_("Your move: {asked}.", asked=and_list(asked)))
+        self.say(_("Your move: {asked}.", asked=i18n.listing(asked)))
         while True:
             print(_("your move") + "> ", end="", file=self.out, flush=True)
             line = inp.readline()

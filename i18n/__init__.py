@@ -29,7 +29,7 @@ The game's terms in each language are those of that language's rulebook
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
@@ -55,7 +55,9 @@ __all__ = [
     "_n",
     "choose",
     "current",
+    "either",
     "lang",
+    "listing",
     "read_by",
     "speaking",
     "supported",
@@ -129,6 +131,20 @@ def _(message: str, /, **values: Any) -> str:
 def _n(singular: str, plural: str, count: int, /, **values: Any) -> str:
     """The form for ``count`` in the current language (``{count}`` is filled in too)."""
     return current().n(singular, plural, count, **values)
+
+
+def listing(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c`` in the current language."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
+
+
+def either(items: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c`` in the current language."""
+    if len(items) <= 1:
+        return "".join(items)
+    return _("{items} or {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
 def N_(message: str) -> str:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engine.views import BuildingView, CityView, PlayerView, View
-from i18n import N_, _, _n, speaking
+from i18n import N_, _, _n, listing, speaking
 
 from .cards import card_title, cost
-from .naming import PHASES, decision_text, listing, term
+from .naming import PHASES, decision_text, term
 from .naming import tags as player_tags
 from .palette import PLAYER_NAMES
 from .scores import score_rows

@@ -6,10 +6,8 @@ Every text is written in the language being spoken (`i18n.speaking`, set by the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from engine.views import PlayerView, View
-from i18n import N_, _, _n
+from i18n import N_, _, _n, either
 
 from .fonts import clean
 
@@ -32,20 +30,6 @@ def term(word: str) -> str:
 def capital(text: str) -> str:
     """``text`` with its first letter in upper case (``farm``: ``Farm``)."""
     return text[:1].upper() + text[1:]
-
-
-def listing(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return _("{items} and {last}", items=", ".join(items[:-1]), last=items[-1])
-
-
-def either(items: Sequence[str]) -> str:
-    """``a``, ``a or b``, ``a, b or c``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return _("{items} or {last}", items=", ".join(items[:-1]), last=items[-1])
 
 
 def name(p: PlayerView) -> str:

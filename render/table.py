@@ -12,11 +12,11 @@ from dataclasses import dataclass, replace
 from PIL import Image, ImageDraw
 
 from engine.views import PlayerView, View
-from i18n import _
+from i18n import _, listing
 
 from . import fonts, sprites
 from .geometry import Geometry
-from .naming import PHASES, decision_text, listing, name
+from .naming import PHASES, decision_text, name
 from .palette import (
     GOLD,
     GOLD_DARK,

@@ -340,10 +340,7 @@ def blocked_text(game_id: int, channel: int, missing: str) -> str:
 
 def permissions_text(missing: str) -> str:
     """``View Channel and Attach Files`` in the current language (the names as Discord shows them)."""
-    names = [_(name) for name in missing.split(" and ") if name]
-    if len(names) < 2:
-        return "".join(names)
-    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
+    return i18n.listing([_(name) for name in missing.split(" and ") if name])
 
 
 def _why(e: BaseException) -> str:

@@ -26,13 +26,6 @@ def _waiting(game: Game, c: Clock, seat: SeatRow) -> str:
     return _("{asked} (since <t:{since}:R>)", asked=summary.asked(game, seat.seat), since=c.since)
 
 
-def _and(names: list[str]) -> str:
-    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cid`` (in the current language)."""
-    if len(names) < 2:
-        return "".join(names)
-    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
-
-
 class TickMixin(CommitMixin):
     """`tick`: what the clock does to the running games."""
 
@@ -99,8 +92,8 @@ class TickMixin(CommitMixin):
         with i18n.speaking(row.settings.language):  # no reader: the channel's posts, in the game's language
             lead = _(
                 "⏰ Time is up for {names} ({hours} h): {policy} (any `/citta` command gives the seat back).",
-                names=_and([s.name for s in seats if s.seat in late]), hours=row.settings.deadline_hours,
-                policy=policy_text(row.settings),
+                names=i18n.listing([s.name for s in seats if s.seat in late]),
+                hours=row.settings.deadline_hours, policy=policy_text(row.settings),
             )  # fmt: skip
             outcome = await self._commit(
                 row, game, seats, made, actor=None, before=before, away=late, lead=lead

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import reduce
 
 import i18n
 from bot.results import Button, custom_id
@@ -16,7 +15,7 @@ from engine import Action, Event, Game, View
 from engine.cities import area_map, city_at, hex_food, room
 from engine.describe import describe
 from engine.words import Words
-from i18n import N_, _, _n
+from i18n import N_, _, _n, either
 
 SUMMARY_LIMIT = 1500
 BUTTON_LABEL_LIMIT = 80
@@ -73,11 +72,6 @@ def when(view: View) -> str:
 def setup_name(setup: str) -> str:
     """``beginner setup`` or ``experienced setup``, in words."""
     return _(SETUPS[setup]) if setup in SETUPS else setup
-
-
-def either(items: Sequence[str]) -> str:
-    """``A or B or C`` (in the current language)."""
-    return reduce(lambda a, b: _("{one} or {other}", one=a, other=b), items) if items else ""
 
 
 def mention(user_id: int) -> str:
