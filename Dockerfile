@@ -2,8 +2,8 @@
 # Run:   docker run -d --name citta --env-file .env -v citta-data:/data citta-bot
 # Stop:  docker stop citta   (SIGTERM: the bot closes cleanly, logs "Stopped." and exits 0)
 
-# Stage 1: install the package and its dependencies (discord.py, aiosqlite, pydantic, pillow)
-# under /install. The source, build/ and *.egg-info stay in this stage.
+# Stage 1: install the package (engine, render, bot, i18n) and its dependencies (discord.py,
+# aiosqlite, asyncpg, pydantic, pillow, babel…) under /install. The source, build/ and *.egg-info stay here.
 FROM python:3.11-slim AS build
 ENV PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
