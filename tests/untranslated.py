@@ -123,7 +123,8 @@ def messages() -> tuple[frozenset[str], tuple[Template, ...]]:
     for package in ("bot", "render", "engine", "i18n"):
         for _, _, msg, *_ in extract_from_dir(ROOT / package, keywords=KEYWORDS):
             found.update((msg,) if isinstance(msg, str) else msg)
-    templates = [t for m in found if "{" in m and (t := _template(m)) is not None and t.coded]
+    # sorted: which of several matching messages is reported must not depend on hash order
+    templates = [t for m in sorted(found) if "{" in m and (t := _template(m)) is not None and t.coded]
     return frozenset(found), tuple(templates)
 
 
