@@ -156,17 +156,18 @@ def place_badges(
         q0, r0 = BOARD.coord(c.castle)
         cx, cy = g.center(c.castle)
         best: tuple[float, Box] | None = None
+        around = _around(g, kinds, (q0, r0))
         for k, (dq, dr) in enumerate(NEIGHBOURS):
             ux, uy = axial_to_unit(dq, dr)
             x, y = cx + ux * r * 1.02, cy + uy * r * 1.02
             box = (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
-            cost = 0.05 * k + _cost(box, g, kinds, placed, (q0, r0))
+            cost = 0.05 * k + _cost(box, g, around, placed)
             if best is None or cost < best[0]:
                 best = (cost, box)
         assert best is not None
         placed.append(best[1])
         where[c.castle] = best[1]
-        img.paste(sprite, (round(best[1][0]), round(best[1][1])), sprite)
+        sprites.blit(img, sprite, (round(best[1][0]), round(best[1][1])))
     return where
 
 
@@ -205,18 +206,13 @@ def _cells(area: str) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _cost(
-    box: Box, g: Geometry, kinds: dict[tuple[int, int], str], placed: list[Box], home: tuple[int, int]
-) -> float:
-    """What a badge at ``box`` hides: the hexes it covers, weighed by what they hold, and any
-    part of it off the picture or over another badge."""
+def _around(g: Geometry, kinds: dict[tuple[int, int], str], home: tuple[int, int]) -> list[tuple[float, Box]]:
+    """The hexes within 3 steps of ``home`` that a badge beside it may cover: each one's
+    weight (by what it holds) and its box."""
     r = g.radius
-    hex_area = SQRT3 * r * r * 1.8
-    w, h = box[2] - box[0], box[3] - box[1]
-    bounds = (0.0, 0.0, float(g.width), float(g.board_height))
-    cost = 100.0 * (w * h - overlap(box, bounds)) / hex_area
-    cost += sum(200.0 * overlap(box, o) / hex_area for o in placed)
+    hx, hy = r * SQRT3 / 2 * 0.9, r * 0.9
     q0, r0 = home
+    out = []
     for dq in range(-3, 4):
         for dr in range(-3, 4):
             if max(abs(dq), abs(dr), abs(dq + dr)) > 3:
@@ -225,8 +221,21 @@ def _cost(
             if kind is None:
                 continue
             x, y = g.to_px(axial_to_unit(q0 + dq, r0 + dr))
-            hx, hy = r * SQRT3 / 2 * 0.9, r * 0.9
-            covered = overlap(box, (x - hx, y - hy, x + hx, y + hy))
-            if covered:
-                cost += WEIGHTS[kind] * covered / hex_area
+            out.append((WEIGHTS[kind], (x - hx, y - hy, x + hx, y + hy)))
+    return out
+
+
+def _cost(box: Box, g: Geometry, around: list[tuple[float, Box]], placed: list[Box]) -> float:
+    """What a badge at ``box`` hides: the hexes it covers (``around``: weight and box), weighed
+    by what they hold, and any part of it off the picture or over another badge."""
+    r = g.radius
+    hex_area = SQRT3 * r * r * 1.8
+    w, h = box[2] - box[0], box[3] - box[1]
+    bounds = (0.0, 0.0, float(g.width), float(g.board_height))
+    cost = 100.0 * (w * h - overlap(box, bounds)) / hex_area
+    cost += sum(200.0 * overlap(box, o) / hex_area for o in placed)
+    for weight, hex_box in around:
+        covered = overlap(box, hex_box)
+        if covered:
+            cost += weight * covered / hex_area
     return cost

@@ -103,7 +103,7 @@ def draw_politics(img: Image.Image, g: Geometry, view: View, top: int) -> None:
     gap = (g.width - px(48) - 7 * px(CARD_W)) / 6
     for card in view.politics_row:
         sprite = card_sprite(card, g.width)
-        img.paste(sprite, (round(x), top + px(46)), sprite)
+        sprites.blit(img, sprite, (round(x), top + px(46)))
         x += px(CARD_W) + gap
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .geometry import nearest
 from .palette import RGB
 
 Font = ImageFont.FreeTypeFont
@@ -142,9 +143,16 @@ def text(
         too_small.append(TooSmall(s, size, least))
         size = least
     img = target if isinstance(target, Image.Image) else target._image
-    x, y = round(xy[0]), round(xy[1])
+    x, y = nearest(xy[0]), nearest(xy[1])
+    img.load()  # and a picture drawn here is never read-only
     if outline is not None:
         mask, dx, dy = _mask(s, size, anchor, max(2, size // 9))
-        img.paste(outline, (x + dx, y + dy), mask)
+        _ink(img, outline, (x + dx, y + dy), mask)
     mask, dx, dy = _mask(s, size, anchor, 1 if bold else 0)
-    img.paste(fill, (x + dx, y + dy), mask)
+    _ink(img, fill, (x + dx, y + dy), mask)
+
+
+def _ink(img: Image.Image, colour: RGB, xy: tuple[int, int], mask: Image.Image) -> None:
+    """``img.paste(colour, xy, mask)``, without its checks (a hundred texts a picture): the
+    picture is loaded and writable, the colour a tuple, the mask an "L" image of its own."""
+    img.im.paste(colour, (xy[0], xy[1], xy[0] + mask.width, xy[1] + mask.height), mask.im)

@@ -46,6 +46,12 @@ def hex_corners(c: Point, size: float, scale: float = 1.0) -> list[Point]:
     ]
 
 
+def nearest(v: float) -> int:
+    """The whole pixel nearest ``v``, halves rounded up: moving a picture by whole pixels moves
+    what is drawn by as many (`round` takes halves to the even number, which would not)."""
+    return math.floor(v + 0.5)
+
+
 def axial_to_unit(q: float, r: float) -> Point:
     """The centre of axial ``(q, r)`` in hex radii from the board centre."""
     return (SQRT3 * (q + r / 2), 1.5 * r)

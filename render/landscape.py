@@ -40,19 +40,38 @@ def layout_key(view: View) -> Layout:
 def draw_landscape(img: Image.Image, layout: Layout, max_zone: int, width: int, labels: bool = True) -> None:
     """Draw the board without pieces at the top of ``img``: terrain, paths (muted outside
     the zones) and, with ``labels``, the hexes' labels."""
+    sizes = tuple(
+        _label_px(label, BOARD.zone_idx[i] <= max_zone, width, labels) for i, label in enumerate(BOARD.labels)
+    )
+    img.paste(_landscape(layout, max_zone, width, sizes), (0, 0))
+
+
+LANDSCAPES = 6
+"""Whole landscapes kept (3 MB each at a phone's width): a game's overview is pasted from
+its one until its zone opens, however many other games are drawn between two of its moves."""
+
+
+@lru_cache(maxsize=LANDSCAPES)
+def _landscape(layout: Layout, max_zone: int, width: int, sizes: tuple[int, ...]) -> Image.Image:
+    """The landscape of `draw_landscape`, its hexes' labels ``sizes`` px (0: none)."""
     g = geometry(width)
-    img.paste(BACKGROUND, (0, 0, g.width, g.board_height))
+    img = Image.new("RGB", (g.width, g.board_height), BACKGROUND)
     for area, terrain, wheat in layout:
         paste(img, area_tile(area, terrain, wheat, width))
     for i, label in enumerate(BOARD.labels):
-        paste(img, path_tile(label, BOARD.zone_idx[i] <= max_zone, width, labels))
+        paste(img, path_hex(label, BOARD.zone_idx[i] <= max_zone, width, sizes[i]))
+    return img
+
+
+def _label_px(label: str, playable: bool, width: int, labelled: bool) -> int:
+    """The size of a path hex's label in the picture being drawn (0: none drawn)."""
+    return sprites.text_size(label_size(geometry(width).radius), label) if playable and labelled else 0
 
 
 def path_tile(label: str, playable: bool, width: int, labelled: bool = True) -> Tile:
     """A path hex on a tile of its own: light (with its label if ``labelled``) where play is
     possible, else a dark veil over the landscape."""
-    size = sprites.text_size(label_size(geometry(width).radius), label) if playable and labelled else 0
-    return path_hex(label, playable, width, size)
+    return path_hex(label, playable, width, _label_px(label, playable, width, labelled))
 
 
 @lru_cache(maxsize=HEX_CACHE)
@@ -81,25 +100,83 @@ def label_size(radius: float) -> int:
 
 
 def draw_window(img: Image.Image, layout: Layout, max_zone: int, g: Geometry) -> None:
-    """Draw the part of the board a close-up ``g`` shows, without pieces, at the top of
-    ``img``: terrain, paths (muted outside the zones) and the labels of the hexes in play."""
+    """Draw the part of the board a close-up ``g`` shows, without pieces, on ``img`` (the
+    close-up's board part, ``g.width`` × ``g.board_height``): terrain, paths (muted outside
+    the zones) and the labels of the hexes in play.
+
+    It is pasted together from blocks of the whole board at the close-up's zoom, each drawn
+    once (`_block`): a block depends only on the areas and path hexes that reach into it, so
+    every game of one setup shares most of them, and the picture is the one drawing the
+    window at once gives (`draw_part`)."""
+    ox, oy = g.offset
+    for by in range(oy // BLOCK, (oy + g.board_height - 1) // BLOCK + 1):
+        for bx in range(ox // BLOCK, (ox + g.width - 1) // BLOCK + 1):
+            areas, hexes = _block_parts(g.full, bx, by)
+            terrain = tuple(a for a in layout if a[0] in areas)
+            playable = tuple(BOARD.zone_idx[i] <= max_zone for i in hexes)
+            img.paste(_block(g.full, bx, by, terrain, playable), (bx * BLOCK - ox, by * BLOCK - oy))
+
+
+BLOCK = 160
+"""The side of a close-up's landscape block, in pixels."""
+BLOCKS = 360
+"""Blocks kept (75 KB each at most, 27 MB in all): every block of one setup's close-ups at
+two or three stages of the game."""
+
+
+def _block_geometry(full: int, bx: int, by: int) -> Geometry:
+    return Geometry(BLOCK, full, (bx * BLOCK, by * BLOCK), BLOCK)
+
+
+@lru_cache(maxsize=1024)
+def _block_parts(full: int, bx: int, by: int) -> tuple[frozenset[str], tuple[int, ...]]:
+    """The areas (ids) and the path hexes (indices) that reach into block ``(bx, by)`` of the
+    board ``full`` px wide: what `draw_part` would draw there."""
+    g = _block_geometry(full, bx, by)
+    return frozenset(a for a in BOARD.area_ids if _shows_area(g, a)), tuple(i for i, _ in _shown_hexes(g))
+
+
+@lru_cache(maxsize=BLOCKS)
+def _block(full: int, bx: int, by: int, layout: Layout, playable: tuple[bool, ...]) -> Image.Image:
+    """Block ``(bx, by)`` of the landscape at the zoom of a board ``full`` px wide, with the
+    areas of ``layout`` that reach into it and its path hexes (in play or not: ``playable``)."""
+    img = Image.new("RGB", (BLOCK, BLOCK), BACKGROUND)
+    g = _block_geometry(full, bx, by)
+    draw_part(img, layout, dict(zip(_block_parts(full, bx, by)[1], playable, strict=True)), g)
+    return img
+
+
+def draw_part(img: Image.Image, layout: Layout, playable: dict[int, bool], g: Geometry) -> None:
+    """Draw the part of the board ``g`` shows on ``img``: the areas of ``layout``, the path
+    hexes (each in play or not, by index: ``playable``; every hex shown must be there) and the
+    labels of those in play."""
     img.paste(BACKGROUND, (0, 0, g.width, g.board_height))
     whole = geometry(g.full)
     ox, oy = g.offset
     for area, terrain, wheat in layout:
-        pts = whole.area_points(area)
-        box = (min(x for x, _ in pts), min(y for _, y in pts), max(x for x, _ in pts), max(y for _, y in pts))
-        if g.shows((box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy), g.radius):
+        if _shows_area(g, area):
             tile, (dx, dy) = zoomed_tile(area, terrain, wheat, g.full)
             paste(img, tile, (dx - ox, dy - oy))
     r = g.radius
-    shown = [(i, lab) for i, lab in enumerate(BOARD.labels) if g.shows(g.hex_box(lab))]
+    shown = _shown_hexes(g)
     for i, label in shown:
-        sprites.paste(img, hex_sprite(BOARD.zone_idx[i] <= max_zone, r), g.center(label))
+        sprites.paste(img, hex_sprite(playable[i], r), g.center(label))
     size = label_size(r)
     for i, label in shown:
-        if BOARD.zone_idx[i] <= max_zone:
+        if playable[i]:
             fonts.text(img, g.center(label), label, size, LABEL_INK, anchor="mm", bold=True)
+    del whole
+
+
+def _shows_area(g: Geometry, area: str) -> bool:
+    pts = geometry(g.full).area_points(area)
+    ox, oy = g.offset
+    box = (min(x for x, _ in pts), min(y for _, y in pts), max(x for x, _ in pts), max(y for _, y in pts))
+    return g.shows((box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy), g.radius)
+
+
+def _shown_hexes(g: Geometry) -> list[tuple[int, str]]:
+    return [(i, lab) for i, lab in enumerate(BOARD.labels) if g.shows(g.hex_box(lab))]
 
 
 @lru_cache(maxsize=4)

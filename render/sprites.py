@@ -14,6 +14,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from . import fonts
+from .geometry import nearest
 from .icons import ICONS, Pen, castle, citizen
 from .palette import (
     GOLD,
@@ -319,9 +320,45 @@ def star(size: float) -> Image.Image:
 
 def paste(base: Image.Image, sprite: Image.Image, centre: tuple[float, float]) -> None:
     """Paste ``sprite`` centred on ``centre``."""
-    x = round(centre[0] - sprite.width / 2)
-    y = round(centre[1] - sprite.height / 2)
-    base.paste(sprite, (x, y), sprite)
+    x = nearest(centre[0] - sprite.width / 2)
+    y = nearest(centre[1] - sprite.height / 2)
+    blit(base, sprite, (x, y))
+
+
+def blit(base: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
+    """Paste the RGBA ``sprite`` with its top left corner at ``xy``, blended by its alpha.
+
+    The same as ``base.paste(sprite, xy, sprite)``, quicker for a sprite whose middle rows are
+    opaque (a panel, a card, a badge): those are copied, only the rows above and below blended."""
+    for part, (dx, dy), blend in _parts(sprite):
+        base.paste(part, (xy[0] + dx, xy[1] + dy), part if blend else None)
+
+
+Part = tuple[Image.Image, tuple[int, int], bool]
+
+
+def _parts(sprite: Image.Image) -> tuple[Part, ...]:
+    """``sprite`` cut into bands: (image, offset, blended) each; kept with the sprite (in its
+    ``info``: a cached sprite is cut once)."""
+    parts: tuple[Part, ...] | None = sprite.info.get("citta_parts")
+    if parts is None:
+        parts = sprite.info["citta_parts"] = _cut(sprite)
+    return parts
+
+
+def _cut(sprite: Image.Image) -> tuple[Part, ...]:
+    w, h = sprite.size
+    if sprite.mode != "RGBA" or w * h < 4096:
+        return ((sprite, (0, 0), True),)
+    alpha = sprite.getchannel("A")
+    opaque = [alpha.crop((0, y, w, y + 1)).getextrema()[0] == 255 for y in range(h)]
+    if True not in opaque:
+        return ((sprite, (0, 0), True),)
+    top, bottom = opaque.index(True), h - opaque[::-1].index(True)
+    if alpha.crop((0, top, w, bottom)).getextrema()[0] != 255:
+        return ((sprite, (0, 0), True),)
+    bands = [((0, top), True), ((top, bottom), False), ((bottom, h), True)]
+    return tuple((sprite.crop((0, a, w, b)), (0, a), blend) for (a, b), blend in bands if b > a)
 
 
 @lru_cache(maxsize=256)
@@ -350,4 +387,4 @@ def rounded(
     sprite = _rounded(
         w, h, max(1, min(round(radius), w // 2, h // 2)), fill, outline, width if outline else 0
     )
-    base.paste(sprite, (x0, y0), sprite)
+    blit(base, sprite, (x0, y0))

@@ -2,14 +2,18 @@
 
 Run: ``python scripts/bench_render.py [--runs N] [--width W] [--layouts N] [--rounds N]
 [--processes N]``.
-It prints figures; it does not fail. Two cases:
+It prints figures; it does not fail. Three cases:
 
 - a late-game 5-player board drawn again and again: median and p95 time, PNG size
   (targets < 80 ms median and < 400 KB at the default width);
 - ``--layouts`` games with distinct experienced setups (shuffled terrain), drawn one after
   the other ``--rounds`` times after `render.warm()`, as a bot with many running games does:
   the first board in a fresh process after `warm()` (target < 150 ms), the median, p95 and
-  max per board (target p95 < 60 ms) and the process's peak RSS (target < 200 MiB).
+  max per board (target p95 < 60 ms) and the process's peak RSS (target < 200 MiB);
+- ``--posts`` turn posts (`render.render_post`: overview, close-ups, table) of 3-player games
+  in their first moves, the games taken in turn as the load benchmark plays them: CPU per post,
+  drawing and writing apart, the bytes, and the PNG writer's deflate (ISA-L level 1) beside
+  zlib's level 3 on the same pictures.
 
 Times are given as wall time and CPU time (`time.process_time`, all threads of the process):
 on a busy machine the wall time moves with the load, the CPU time much less.
@@ -32,11 +36,21 @@ from pathlib import Path
 # Run from anywhere: the repository root first on the path (as pytest's rootdir would be).
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import zlib
+
+from isal import isal_zlib
+from PIL import Image
+
 import render
 from engine.views import View
-from render import render_board
+from render import encode, render_board
+from render.closeup import closeup_regions, draw_closeup
 from render.compose import layout_key
-from render.samples import at, late_game, new_game, play
+from render.overview import draw_overview
+from render.png_palette import palette_image
+from render.post import WIDTH
+from render.samples import at, choose, hexes, late_game, new_game, play
+from render.sheet import draw_sheet
 
 Timing = tuple[float, float]
 """(wall, CPU) seconds."""
@@ -141,6 +155,61 @@ def many_layouts_case(count: int, rounds: int, width: int, processes: int) -> No
     print(f"  peak RSS of this process: {peak_rss_mib():.0f} MiB")
 
 
+Post = tuple[View, list[str], int | None]
+"""A turn post's view, the last move's hexes and the seat to act next."""
+
+
+def early_posts(games: int, moves: int = 4) -> list[Post]:
+    """The posts of ``moves`` moves in each of ``games`` 3-player games, game after game in turn."""
+    posts: list[list[Post]] = [[] for _ in range(moves)]
+    for seed in range(games):
+        game, rng = new_game(3, 1000 + seed), random.Random(seed)
+        for k in range(moves):
+            seat = game.pending_seats()[0]
+            events = game.play(seat, choose(game, seat, rng))
+            pending = game.pending_seats()
+            posts[k].append(
+                (game.view(pending[0] if pending else None), hexes(events), (pending or [None])[0])
+            )
+    return [post for round_ in posts for post in round_]
+
+
+def post_pictures(post: Post) -> list[Image.Image]:
+    view, lit, focus = post
+    return [
+        draw_overview(view, lit, WIDTH),
+        *(draw_closeup(view, region, lit, WIDTH) for region in closeup_regions(view, lit, focus)),
+        draw_sheet(view, WIDTH),
+    ]
+
+
+def posts_case(count: int) -> None:
+    posts = early_posts(max(1, count // 4))
+    render.warm()
+    for post in posts[:20]:
+        render.render_post(post[0], highlight=post[1], focus=post[2])
+    _, whole = timings(partial(render.render_post, p[0], highlight=p[1], focus=p[2]) for p in posts)
+    drawn: list[list[Image.Image]] = []
+    _, drawing = timings(partial(lambda p: drawn.append(post_pictures(p)), p) for p in posts)
+    pal = palette_image()
+    _, writing = timings(partial(lambda pics: [encode.png(i, pal) for i in pics], pics) for pics in drawn)
+    rows = [i.quantize(palette=pal, dither=Image.Dither.NONE).tobytes() for pics in drawn for i in pics]
+    pixels = sum(i.width * i.height for pics in drawn for i in pics) / len(posts)
+    sizes = [sum(len(encode.png(i, pal)) for i in pics) for pics in drawn[:40]]
+    print(f"{len(posts)} turn posts of 3-player games in their first moves "
+          f"({sum(map(len, drawn)) / len(posts):.2f} pictures, {pixels / 1e6:.1f} Mpx a post):")  # fmt: skip
+    print(f"  render_post, CPU: {summary(whole)}")
+    print(f"  drawing, CPU:     {summary(drawing)}")
+    kb = statistics.median(sizes) / 1024
+    print(f"  writing the PNGs, CPU: {summary(writing)}; {kb:.0f} KB a post (median)")
+    for name, deflate in (("ISA-L level 1", lambda b: isal_zlib.compress(b, 1)),
+                          ("zlib level 3", lambda b: zlib.compress(b, 3))):  # fmt: skip
+        cpu = time.process_time()
+        size = sum(len(deflate(r)) for r in rows)
+        per, kb = (time.process_time() - cpu) / len(posts) * 1000, size / len(posts) / 1024
+        print(f"  deflate of the palette data, {name}: {per:.1f} ms and {kb:.0f} KB a post")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=50)
@@ -148,6 +217,7 @@ def main() -> None:
     parser.add_argument("--layouts", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--processes", type=int, default=3, help="fresh processes for the first board")
+    parser.add_argument("--posts", type=int, default=200, help="turn posts to draw (0: skip that case)")
     parser.add_argument("--first-board", choices=["cold", "warm"], help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.first_board:
@@ -155,6 +225,8 @@ def main() -> None:
         return
     late_game_case(args.runs, args.width)
     many_layouts_case(args.layouts, args.rounds, args.width, args.processes)
+    if args.posts:
+        posts_case(args.posts)
 
 
 if __name__ == "__main__":

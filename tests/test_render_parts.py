@@ -8,11 +8,13 @@ import io
 from PIL import Image, ImageDraw
 
 from engine import Game
-from render import encode, palette, supersample
+from engine.board import BOARD
+from render import encode, fonts, palette, sprites, supersample
+from render.closeup import window_of
 from render.compose import layout_key
 from render.fonts import clean, has
 from render.geometry import geometry
-from render.landscape import draw_landscape
+from render.landscape import draw_landscape, draw_part, draw_window
 from render.naming import decision_text, tags
 
 
@@ -79,3 +81,36 @@ def test_the_landscape_is_drawn_on_the_board_only() -> None:
     below = img.crop((0, g.board_height, 900, img.height))
     assert below.getcolors() == [(900 * 200, (1, 2, 3))]
     assert len(img.crop((0, 0, 900, g.board_height)).getcolors(1 << 16) or []) > 100
+
+
+def test_a_close_up_pasted_from_landscape_blocks_is_the_one_drawn_at_once() -> None:
+    """`draw_window` pastes cached blocks; each pixel is the one `draw_part` draws for the whole
+    window (both setups, windows anywhere on the board, the board's edges included)."""
+    for seed, setup in ((3, "beginner"), (4, "experienced")):
+        view = Game.new(["Ann", "Bob", "Cid"], seed=seed, setup=setup).view(None)
+        playable = {i: zone <= view.max_zone for i, zone in enumerate(BOARD.zone_idx)}
+        for centre in ((0.0, 0.0), (-13.5, 11.0), (9.25, -4.5), (14.0, 12.0)):
+            g = window_of(1080, centre)
+            with fonts.picture(1080):
+                blocks, whole = (Image.new("RGB", (g.width, g.board_height)) for _ in range(2))
+                draw_window(blocks, layout_key(view), view.max_zone, g)
+                draw_part(whole, layout_key(view), playable, g)
+            assert blocks.tobytes() == whole.tobytes(), (setup, centre)
+
+
+def test_a_sprite_blitted_in_bands_is_the_sprite_pasted_with_its_alpha() -> None:
+    card = Image.new("RGBA", (120, 90), (0, 0, 0, 0))
+    sprites.rounded(card, (0, 0, 120, 90), 14, (250, 240, 220), (40, 40, 40), 3)
+    ImageDraw.Draw(card).ellipse((30, 20, 60, 50), fill=(200, 30, 30))
+    holed = card.copy()
+    holed.putpixel((60, 45), (0, 0, 0, 0))  # a middle row that is not opaque: pasted whole
+    for sprite in (card, holed):
+        for mode in ("RGB", "RGBA"):
+            base = Image.new(mode, (200, 150), (10, 120, 200))
+            ImageDraw.Draw(base).line((0, 0, 200, 150), fill=(255, 255, 0), width=9)
+            pasted, blitted = base.copy(), base.copy()
+            pasted.paste(sprite, (-7, 70), sprite)
+            sprites.blit(blitted, sprite, (-7, 70))
+            assert blitted.tobytes() == pasted.tobytes(), mode
+    assert [blend for _, _, blend in sprites._parts(card)] == [True, False, True]
+    assert len(sprites._parts(holed)) == 1
