@@ -55,6 +55,11 @@ class Game:
         self._legal: dict[int, list[Action]] = {}
         self._table: Table | None = None
 
+    def _changed(self) -> None:
+        """The position changed: forget what was derived from it."""
+        self._legal.clear()
+        self._table = None
+
     def _lookups(self) -> Table:
         """Derived lookups of the current position, kept until the next move."""
         if self._table is None:
@@ -108,8 +113,7 @@ class Game:
             self.state.pending = [p for p in self.state.pending if p is not d]
             resolve(self.state, d, Action("first", hex=d.cities[0]), ev)
             advance(self.state, ev)
-        self._legal.clear()
-        self._table = None
+        self._changed()
 
     @classmethod
     def restore(cls, snapshot: dict[str, Any], record: Record | dict[str, Any]) -> Game:
@@ -221,8 +225,7 @@ class Game:
         action, decision = self.check(seat, move)
         ev = Events()
         self.state.pending = [d for d in self.state.pending if d is not decision]
-        self._legal.clear()
-        self._table = None
+        self._changed()
         resolve(self.state, decision, action, ev)
         advance(self.state, ev)
         if self._record.legacy_moves is None:

@@ -16,6 +16,7 @@ from bot.service.base import default_renderer
 from bot.service.core import CittaService
 from bot.service.history import number
 from bot.storage.envelope import load
+from bot.storage.outbox import WITH_FILE
 from bot.storage.rows import FORMER
 
 
@@ -58,7 +59,7 @@ async def test_the_final_move_stores_placings_ratings_and_the_scoring_post_toget
     places = await svc.storage.game_results(game_id)
     assert [p.player for p in places] == ["user:101", "user:102", "computer:basic"]
     assert sorted(p.rank for p in places)[0] == 1
-    rows = await query(svc.storage, "SELECT * FROM outbox WHERE game = ? AND version = ? ORDER BY id",
+    rows = await query(svc.storage, f"{WITH_FILE} WHERE o.game = ? AND o.version = ? ORDER BY o.id",
                        game_id, row.version)  # fmt: skip
     assert len(rows) == 2, "the final move's post, then the scoring post, stored with the move"
     scoring = load(rows[1]["channel"], rows[1]["payload"], rows[1]["image"]).message_for()
@@ -111,7 +112,7 @@ async def test_a_replay_interrupted_by_a_stop_is_posted_by_the_next_tick_once(ta
     await svc.tick()
     await svc.tick()
     assert await svc.storage.unreplayed() == []
-    rows = await query(svc.storage, "SELECT * FROM outbox WHERE game = ? AND payload LIKE '%.gif%'", row.id)
+    rows = await query(svc.storage, f"{WITH_FILE} WHERE o.game = ? AND o.payload LIKE '%.gif%'", row.id)
     assert len(rows) == 1, "the replay is stored once"
     post = load(rows[0]["channel"], rows[0]["payload"], rows[0]["image"]).message_for()
     assert post is not None and post.filename == f"citta-game-{row.id}.gif" and post.image is not None

@@ -14,7 +14,18 @@ from bot.storage.backends import passwords, shown, target
 from bot.storage.postgres import PG_MIGRATIONS, PostgresStorage
 from bot.storage.sqlite import MIGRATIONS, Storage, migration_files
 
-TABLES = {"games", "seats", "moves", "secrets", "players", "clocks", "outbox", "results", "ratings"}
+TABLES = {
+    "games",
+    "seats",
+    "moves",
+    "secrets",
+    "players",
+    "clocks",
+    "outbox",
+    "outbox_files",
+    "results",
+    "ratings",
+}
 
 
 def folder_of(store: StorageProtocol) -> Path:
@@ -62,6 +73,27 @@ async def test_a_new_migration_file_is_applied_on_the_next_start(
     (folder / f"{len(migration_files()) + 1:04d}_extra.sql").write_text("CREATE TABLE extra (x INTEGER);")
     assert await store.migrate(folder) == len(migration_files()) + 1
     assert "extra" in await tables(store)
+    await store.close()
+
+
+async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(database: Path | str) -> None:
+    """Migration 8 moves the outbox's files to a table of their own: a post stored by an
+    earlier version keeps its pictures; a sent one has none to keep."""
+    store = await open_storage(database)
+    blob = "BYTEA" if isinstance(store, PostgresStorage) else "BLOB"
+    for undo in ("DROP TABLE outbox_files", f"ALTER TABLE outbox ADD COLUMN image {blob}",
+                 "DELETE FROM schema_version WHERE version >= 8"):  # fmt: skip
+        await query(store, undo)  # the schema of version 7
+    insert = (
+        "INSERT INTO outbox (channel, payload, image, nonce, state, created_at) VALUES (?, '{}', ?, ?, ?, 0)"
+    )
+    await query(store, insert, 10, b"PNG", "n1", "pending")
+    await query(store, insert, 11, None, "n2", "sent")
+    assert await store.migrate() == len(migration_files())
+    [pending] = [h for h in await store.outbox_heads() if h.channel == 10]
+    row = await store.outbox(pending.id)
+    assert row is not None and row.image == b"PNG" and pending.image is None
+    assert await query(store, "SELECT outbox FROM outbox_files") == [{"outbox": pending.id}]
     await store.close()
 
 

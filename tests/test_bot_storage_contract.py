@@ -303,7 +303,7 @@ async def test_the_outbox_gives_each_channel_its_posts_in_id_order(store: Storag
     )
     assert 1 < a < b < c
     heads = await store.outbox_heads()
-    assert [(h.id, h.channel) for h in heads] == [(1, CHANNEL), (a, CHANNEL + 1)]
+    assert [(h.id, h.channel, h.image) for h in heads] == [(1, CHANNEL, None), (a, CHANNEL + 1, None)]
     row = await store.outbox(a)
     assert row is not None and row.image == picture.data and row.state == "pending" and row.game == game
     assert row.nonce.endswith(f".{a}") and len(row.nonce) <= 25 and row.dms_done == {}
@@ -318,6 +318,9 @@ async def test_the_outbox_gives_each_channel_its_posts_in_id_order(store: Storag
     await store.outbox_sent(a, 4242, 9)
     row = await store.outbox(a)
     assert row is not None and (row.state, row.message_id, row.image, row.error) == ("sent", 4242, None, None)
+    assert await query(store, "SELECT outbox FROM outbox_files WHERE outbox = ?", a) == [], (
+        "the file is deleted"
+    )
     assert (await store.game(game)).blocked is None  # type: ignore[union-attr]
     assert (await store.outbox_head(CHANNEL + 1)).id == c  # type: ignore[union-attr]
     await store.outbox_retry(c, 100, f"{MISSING}Attach Files")
@@ -422,7 +425,8 @@ async def test_a_channel_s_next_announcement_is_claimed_by_one_process_in_order(
     store: StorageProtocol,
 ) -> None:
     game = await running_game(store)  # its start post is id 1
-    [second] = await store.enqueue(game, [Post(CHANNEL, Message("second"))], 1)
+    picture = Picture("board.png", b"PNG" * 100, "the board")
+    [second] = await store.enqueue(game, [Post(CHANNEL, Message("second", pictures=(picture,)))], 1)
     head = await store.outbox_claim(CHANNEL, ME, 10, 70)
     assert head is not None and head.id == 1 and (head.claimed_by, head.claimed_until) == (ME, 70)
     assert await store.outbox_claim(CHANNEL, YOU, 69, 129) is None, "held; the post after it waits too"
@@ -434,7 +438,9 @@ async def test_a_channel_s_next_announcement_is_claimed_by_one_process_in_order(
     assert await store.outbox_claim(CHANNEL, ME, 199, 259) is None, "not due yet"
     assert (await store.outbox_claim(CHANNEL, ME, 200, 260)).id == 1  # type: ignore[union-attr]
     await store.outbox_sent(1, 77, 201)
-    assert (await store.outbox_claim(CHANNEL, YOU, 201, 261)).id == second, "sent: the next one is free"  # type: ignore[union-attr]
+    claimed = await store.outbox_claim(CHANNEL, YOU, 201, 261)
+    assert claimed is not None and claimed.id == second, "sent: the next one is free"
+    assert claimed.image == picture.data, "a claimed post comes with its pictures"
     assert await store.outbox_claim(CHANNEL + 9, ME, 201, 261) is None, "nothing pending there"
 
 

@@ -112,7 +112,8 @@ class Deliverer:
         """The posts of the servers on these shards are sent here (None: every post)."""
         self.claimant = claimant or Claimant.new(shards)
         self._wake = asyncio.Event()
-        self._changed = asyncio.Condition()
+        self._waiting: dict[int, list[asyncio.Future[None]]] = {}
+        """Who waits for each post (`wait`): woken when that one is settled, and only then."""
         self._lanes: dict[int, asyncio.Task[None]] = {}
         self._outcomes: dict[int, Delivery] = {}
 
@@ -167,13 +168,19 @@ class Deliverer:
     async def wait(self, ids: Iterable[int], timeout: float) -> dict[int, Delivery]:
         """What became of ``ids`` once each was sent, held, failed or tried once (at most ``timeout``)."""
         wanted = list(ids)
-
-        def settled() -> bool:
-            return all(i in self._outcomes for i in wanted)
-
-        async with self._changed:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait_for(settled), timeout)
+        loop = asyncio.get_running_loop()
+        waits = [(i, loop.create_future()) for i in wanted if i not in self._outcomes]
+        for i, future in waits:
+            self._waiting.setdefault(i, []).append(future)
+        try:
+            if waits:
+                await asyncio.wait([f for _, f in waits], timeout=timeout)
+        finally:
+            for i, future in waits:
+                if future in (waiting := self._waiting.get(i, [])):
+                    waiting.remove(future)
+                    if not waiting:
+                        del self._waiting[i]
         return {i: self._outcomes.get(i, Delivery("pending")) for i in wanted}
 
     async def _settle(self, outbox_id: int, delivery: Delivery) -> None:
@@ -181,8 +188,9 @@ class Deliverer:
         if len(self._outcomes) > 10_000:  # old answers nobody waits for any more
             for key in list(self._outcomes)[:5_000]:
                 del self._outcomes[key]
-        async with self._changed:
-            self._changed.notify_all()
+        for future in self._waiting.pop(outbox_id, []):
+            if not future.done():
+                future.set_result(None)
 
     # --- one channel ------------------------------------------------------------------
 

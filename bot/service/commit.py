@@ -41,8 +41,8 @@ class Made:
 
 def stage(game: Game) -> Stage:
     """Year, phase and political round: the board is posted when this changes (setting ``round``)."""
-    v = game.view(None)
-    return v.year, v.phase, v.round
+    s = game.state
+    return s.year, s.phase, s.round
 
 
 class CommitMixin(EndingMixin):
@@ -74,6 +74,8 @@ class CommitMixin(EndingMixin):
             if row is None or row.status != "active" or row.paused is not None:
                 return outcomes
             seats = await self.storage.seats(game_id)
+            if not any(s.played_by_bot for s in seats):
+                return outcomes  # every seat is a player's own (most moves: no position to restore)
             by_seat = {s.seat: s for s in seats}
             game = self._restore(row)
             todo = [s for s in game.pending_seats() if by_seat[s].played_by_bot]

@@ -119,7 +119,7 @@ def waited_for(game: Game, users: dict[int, int]) -> tuple[str, tuple[int, ...]]
     if game.is_over:
         return "", ()
     seats = game.pending_seats()
-    names = [p.name for p in game.view(None).players]
+    names = [p.name for p in game.state.players]
     who = {s: mention(users[s]) if users[s] > 0 else f"🤖 {names[s]}" for s in seats}
     parts = [_("{who} to {what}", who=who[s], what=asked(game, s)) for s in seats]
     return "; ".join(parts), tuple(users[s] for s in seats if users[s] > 0)

@@ -53,7 +53,10 @@ class ClaimStorage(OutboxStorage):
                 "AND next_try <= ? AND (claimed_until <= ? OR claimed_by = ?) RETURNING *",
                 (owner, until, channel, now, now, owner),
             )
-        return None if row is None else convert.outbox(row)
+            if row is None:
+                return None
+            image = await self._one("SELECT image FROM outbox_files WHERE outbox = ?", (row["id"],))
+        return convert.outbox(row, None if image is None else image["image"])
 
     async def release_claims(self, owner: str) -> None:
         """Give up every claim ``owner`` holds (it stops)."""

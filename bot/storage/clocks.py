@@ -41,14 +41,15 @@ class ClockStorage:
 
     # --- rows -----------------------------------------------------------------------
 
+    # One trip to the database's thread each (`execute_fetchall`), not three (execute, fetch, close):
+    # a move asks a few dozen of these, and each trip wakes the thread and then the event loop.
+
     async def _one(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Row | None:
-        async with self.db.execute(sql, params) as cur:
-            row: sqlite3.Row | None = await cur.fetchone()
-            return row
+        rows: list[sqlite3.Row] = list(await self.db.execute_fetchall(sql, params))
+        return rows[0] if rows else None
 
     async def _all(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
-        async with self.db.execute(sql, params) as cur:
-            return list(await cur.fetchall())
+        return list(await self.db.execute_fetchall(sql, params))
 
     _game = staticmethod(convert.game)
     _seat = staticmethod(convert.seat)

@@ -88,11 +88,12 @@ def prefs(r: Row) -> Prefs:
     )
 
 
-def outbox(r: Row) -> OutboxRow:
+def outbox(r: Row, image: bytes | None = None) -> OutboxRow:
+    """An outbox row; ``image``: its attached file (in `outbox_files`), when it was read."""
     dms_done = {int(k): v for k, v in json.loads(r["dms_done"]).items()}
     return OutboxRow(
         id=r["id"], game=r["game"], channel=r["channel"], version=r["version"], payload=r["payload"],
-        image=r["image"], nonce=r["nonce"], dms_done=dms_done,
+        image=image, nonce=r["nonce"], dms_done=dms_done,
         state=r["state"], attempts=r["attempts"], tried_at=r["tried_at"], next_try=r["next_try"],
         message_id=r["message_id"], error=r["error"], created_at=r["created_at"],
         claimed_by=r["claimed_by"], claimed_until=r["claimed_until"],

@@ -38,8 +38,8 @@ if TYPE_CHECKING:
 
 ORDER = {
     "games": ("id",), "seats": ("game", "seat"), "moves": ("game", "number"), "secrets": ("rowid",),
-    "players": ("user_id",), "clocks": ("game", "seat"), "outbox": ("id",), "results": ("game", "seat"),
-    "ratings": ("guild", "player"),
+    "players": ("user_id",), "clocks": ("game", "seat"), "outbox": ("id",), "outbox_files": ("outbox",),
+    "results": ("game", "seat"), "ratings": ("guild", "player"),
 }  # fmt: skip
 """The tables in the order they are copied (every reference points to an earlier one), with the
 order their rows are read in (``rowid``: the order stored, kept in PostgreSQL's ``id``)."""

@@ -24,6 +24,8 @@ NONCE_BYTES = 8
 
 
 outbox_row = convert.outbox
+WITH_FILE = "SELECT o.*, f.image FROM outbox o LEFT JOIN outbox_files f ON f.outbox = o.id"
+"""An outbox row and its attached file (None: it has none, or it was sent)."""
 
 
 class OutboxStorage(ClockStorage):
@@ -40,13 +42,17 @@ class OutboxStorage(ClockStorage):
         for post in posts:
             payload, image = envelope.dump(post)
             cur = await self.db.execute(
-                "INSERT INTO outbox (game, channel, version, payload, image, nonce, created_at) "
-                "VALUES (?, ?, ?, ?, ?, '', ?)",
-                (game, post.channel, version, payload, image, now),
+                "INSERT INTO outbox (game, channel, version, payload, nonce, created_at) "
+                "VALUES (?, ?, ?, ?, '', ?)",
+                (game, post.channel, version, payload, now),
             )
             assert cur.lastrowid is not None
             nonce = f"{secrets.token_hex(NONCE_BYTES)}.{cur.lastrowid}"
             await self.db.execute("UPDATE outbox SET nonce = ? WHERE id = ?", (nonce, cur.lastrowid))
+            if image is not None:
+                await self.db.execute(
+                    "INSERT INTO outbox_files (outbox, image) VALUES (?, ?)", (cur.lastrowid, image)
+                )
             ids.append(cur.lastrowid)
         if ids and self.on_enqueue is not None:
             self.on_enqueue()  # the delivery task reads them once this transaction is over
@@ -86,11 +92,12 @@ class OutboxStorage(ClockStorage):
 
     async def outbox(self, outbox_id: int) -> OutboxRow | None:
         async with self._lock:
-            r = await self._one("SELECT * FROM outbox WHERE id = ?", (outbox_id,))
-        return outbox_row(r) if r else None
+            r = await self._one(f"{WITH_FILE} WHERE o.id = ?", (outbox_id,))
+        return outbox_row(r, r["image"]) if r else None
 
     async def outbox_heads(self, shards: Shards | None = None) -> list[OutboxRow]:
-        """The oldest pending announcement of each channel (due or not; of servers on ``shards``), by id."""
+        """The oldest pending announcement of each channel (due or not; of servers on ``shards``), by
+        id, without its file."""
         async with self._lock:
             rows = await self._all(
                 "SELECT o.* FROM outbox o LEFT JOIN games g ON g.id = o.game WHERE o.id IN "
@@ -104,9 +111,9 @@ class OutboxStorage(ClockStorage):
         """The oldest pending announcement of one channel."""
         async with self._lock:
             r = await self._one(
-                "SELECT * FROM outbox WHERE channel = ? AND state = 'pending' ORDER BY id LIMIT 1", (channel,)
+                f"{WITH_FILE} WHERE o.channel = ? AND o.state = 'pending' ORDER BY o.id LIMIT 1", (channel,)
             )
-        return outbox_row(r) if r else None
+        return outbox_row(r, r["image"]) if r else None
 
     async def outbox_trying(self, outbox_id: int, now: int) -> None:
         """The channel post is about to be sent (a crash after this sends it again, same nonce)."""
@@ -127,10 +134,10 @@ class OutboxStorage(ClockStorage):
         """Delivered: the attached file is dropped, and the game's channel works again."""
         async with self._transaction():
             await self.db.execute(
-                "UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, image = NULL, error = NULL "
-                "WHERE id = ?",
+                "UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, error = NULL WHERE id = ?",
                 (message_id, now, outbox_id),
             )
+            await self.db.execute("DELETE FROM outbox_files WHERE outbox = ?", (outbox_id,))
             await self.db.execute(
                 "UPDATE games SET blocked = NULL WHERE id = (SELECT game FROM outbox WHERE id = ?)",
                 (outbox_id,),

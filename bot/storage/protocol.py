@@ -287,7 +287,8 @@ class StorageProtocol(Protocol):
 
     async def outbox_heads(self, shards: Shards | None = None) -> list[OutboxRow]:
         """The oldest pending announcement of each channel (due or not, claimed or not) of the
-        servers on ``shards``, by id. Not a claim: see `outbox_claim`."""
+        servers on ``shards``, by id, without its attached file (``image`` None: the delivery
+        task schedules by these; `outbox_claim` reads the file). Not a claim: see `outbox_claim`."""
         ...
 
     async def outbox_head(self, channel: int) -> OutboxRow | None:

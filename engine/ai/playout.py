@@ -35,6 +35,7 @@ def play_without_advancing(game: Game, seat: int, move: Action) -> None:
     action, decision = game.check(seat, move)
     game.state.pending = [d for d in game.state.pending if d is not decision]
     resolve(game.state, decision, action, Events())
+    game._changed()
 
 
 def after_move(data: dict[str, Any], seat: int, move: Action) -> GameState:

@@ -54,7 +54,10 @@ class PgClaims(PgOutbox):
             "AND o.next_try <= $3 AND (o.claimed_until <= $3 OR o.claimed_by = $2) RETURNING o.*",
             channel, owner, now, until,
         )  # fmt: skip
-        return None if row is None else convert.outbox(row)
+        if row is None:
+            return None
+        image = await self._one("SELECT image FROM outbox_files WHERE outbox = $1", row["id"])
+        return convert.outbox(row, None if image is None else image["image"])
 
     async def release_claims(self, owner: str) -> None:
         """Give up every claim ``owner`` holds (it stops)."""

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from bot.results import Post
 from bot.storage import convert, envelope
-from bot.storage.outbox import MISSING, NONCE_BYTES
+from bot.storage.outbox import MISSING, NONCE_BYTES, WITH_FILE
 from bot.storage.postgres.clocks import PgClocks
 from bot.storage.rows import Clock, OutboxRow
 from bot.storage.shards import Shards, postgres_params
@@ -42,12 +42,16 @@ class PgOutbox(PgClocks):
         for post in posts:
             payload, image = envelope.dump(post)
             outbox_id: int = await conn.fetchval(
-                "INSERT INTO outbox (game, channel, version, payload, image, nonce, created_at) "
-                "VALUES ($1, $2, $3, $4, $5, '', $6) RETURNING id",
-                game, post.channel, version, payload, image, now,
+                "INSERT INTO outbox (game, channel, version, payload, nonce, created_at) "
+                "VALUES ($1, $2, $3, $4, '', $5) RETURNING id",
+                game, post.channel, version, payload, now,
             )  # fmt: skip
             nonce = f"{secrets.token_hex(NONCE_BYTES)}.{outbox_id}"
             await conn.execute("UPDATE outbox SET nonce = $1 WHERE id = $2", nonce, outbox_id)
+            if image is not None:
+                await conn.execute(
+                    "INSERT INTO outbox_files (outbox, image) VALUES ($1, $2)", outbox_id, image
+                )
             ids.append(outbox_id)
         return ids
 
@@ -91,11 +95,12 @@ class PgOutbox(PgClocks):
         return ids
 
     async def outbox(self, outbox_id: int) -> OutboxRow | None:
-        r = await self._one("SELECT * FROM outbox WHERE id = $1", outbox_id)
-        return convert.outbox(r) if r else None
+        r = await self._one(f"{WITH_FILE} WHERE o.id = $1", outbox_id)
+        return convert.outbox(r, r["image"]) if r else None
 
     async def outbox_heads(self, shards: Shards | None = None) -> list[OutboxRow]:
-        """The oldest pending announcement of each channel (due or not; of servers on ``shards``), by id."""
+        """The oldest pending announcement of each channel (due or not; of servers on ``shards``), by
+        id, without its file."""
         rows = await self._all(
             "SELECT o.* FROM outbox o LEFT JOIN games g ON g.id = o.game WHERE o.id IN "
             "(SELECT MIN(id) FROM outbox WHERE state = 'pending' GROUP BY channel) "
@@ -107,9 +112,9 @@ class PgOutbox(PgClocks):
     async def outbox_head(self, channel: int) -> OutboxRow | None:
         """The oldest pending announcement of one channel."""
         r = await self._one(
-            "SELECT * FROM outbox WHERE channel = $1 AND state = 'pending' ORDER BY id LIMIT 1", channel
+            f"{WITH_FILE} WHERE o.channel = $1 AND o.state = 'pending' ORDER BY o.id LIMIT 1", channel
         )
-        return convert.outbox(r) if r else None
+        return convert.outbox(r, r["image"]) if r else None
 
     async def outbox_trying(self, outbox_id: int, now: int) -> None:
         """The channel post is about to be sent (a crash after this sends it again, same nonce)."""
@@ -129,10 +134,10 @@ class PgOutbox(PgClocks):
         """Delivered: the attached file is dropped, and the game's channel works again."""
         async with self._transaction() as conn:
             await conn.execute(
-                "UPDATE outbox SET state = 'sent', message_id = $1, sent_at = $2, image = NULL, error = NULL "
-                "WHERE id = $3",
+                "UPDATE outbox SET state = 'sent', message_id = $1, sent_at = $2, error = NULL WHERE id = $3",
                 message_id, now, outbox_id,
             )  # fmt: skip
+            await conn.execute("DELETE FROM outbox_files WHERE outbox = $1", outbox_id)
             await conn.execute(
                 "UPDATE games SET blocked = NULL WHERE id = (SELECT game FROM outbox WHERE id = $1)",
                 outbox_id,
