@@ -46,9 +46,11 @@ def draw_landscape(img: Image.Image, layout: Layout, max_zone: int, width: int, 
     img.paste(_landscape(layout, max_zone, width, sizes), (0, 0))
 
 
-LANDSCAPES = 6
-"""Whole landscapes kept (3 MB each at a phone's width): a game's overview is pasted from
-its one until its zone opens, however many other games are drawn between two of its moves."""
+LANDSCAPES = 2
+"""Whole landscapes kept (4 MB each at a phone's width, 7 at the poster's): the one of every
+game of a setup and player count, pasted in a few hundred microseconds where drawing it takes
+a few milliseconds. Two keep the renderer's peak memory under its 200 MiB budget with a
+hundred different layouts drawn in turn (`scripts/bench_render.py`)."""
 
 
 @lru_cache(maxsize=LANDSCAPES)
