@@ -1,5 +1,6 @@
 """Waiting for announcements (`Deliverer.wait`, what `/citta play` does before it answers): a
-waiter wakes when its own posts are settled, not at every other post, and leaves nothing behind."""
+waiter wakes when its own posts are settled, not at every other post, and leaves nothing behind;
+and the delivery task ends when the bot closes."""
 
 from __future__ import annotations
 
@@ -46,3 +47,26 @@ async def test_two_waiters_on_one_post_both_wake() -> None:
     await asyncio.sleep(0)
     await d._settle(4, Delivery("failed", error="400"))
     assert [await first, await second] == [{4: Delivery("failed", error="400")}] * 2
+
+
+class _NothingStored:
+    async def outbox_heads(self, shards: object = None) -> list[object]:
+        return []
+
+
+async def test_the_delivery_task_stops_when_cancelled_as_it_is_woken() -> None:
+    """The bot's close cancels the task while posts being stored wake it; it must end (with
+    asyncio.wait_for, Python 3.11 lost such a cancellation and the close waited for ever)."""
+    for steps in range(6):  # the cancellation lands at each point of the wake-up in turn
+        client: Any = object()
+        storage: Any = _NothingStored()
+        d = Deliverer(client, storage)
+        task = asyncio.create_task(d.run())
+        for _ in range(3):
+            await asyncio.sleep(0)  # waiting for a wake-up now
+        d.wake()
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=1)
+        assert done and task.cancelled(), f"cancelled {steps} steps after the wake-up"

@@ -138,8 +138,11 @@ class Deliverer:
                 pause = min(PERIOD, max(1.0, await self.flush() - self.now()))
             except Exception:
                 log.exception("Delivering the outbox failed; trying again shortly")
+            # Not asyncio.wait_for: in Python 3.11 it swallows a cancellation that comes as the
+            # event is set (gh-86296), and the bot's close then waited for this task for ever.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), pause)
+                async with asyncio.timeout(pause):
+                    await self._wake.wait()
 
     async def flush(self) -> float:
         """Start a lane for every channel with a post that is due and not already being sent;

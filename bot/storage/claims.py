@@ -37,7 +37,7 @@ class ClaimStorage(OutboxStorage):
     async def release_clocks(self, owner: str, games: Collection[int]) -> None:
         """Give up ``owner``'s claims on these games' clocks."""
         async with self._lock:
-            await self.db.executemany(
+            await self._many(
                 "UPDATE games SET clock_claimed_by = NULL, clock_claimed_until = 0 "
                 "WHERE id = ? AND clock_claimed_by = ?",
                 [(g, owner) for g in games],

@@ -51,6 +51,12 @@ class ClockStorage:
     async def _all(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
         return list(await self.db.execute_fetchall(sql, params))
 
+    async def _many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
+        """``sql`` for each of ``rows``; no trip to the database for none (a move has no
+        secrets, undos or absences most of the time)."""
+        if rows:
+            await self.db.executemany(sql, rows)
+
     _game = staticmethod(convert.game)
     _seat = staticmethod(convert.seat)
     _move = staticmethod(convert.move)
@@ -104,10 +110,8 @@ class ClockStorage:
         await self.db.execute(
             f"DELETE FROM clocks WHERE game = ? AND seat NOT IN ({marks})", (game_id, *waiting)
         )
-        await self.db.executemany(
-            "DELETE FROM clocks WHERE game = ? AND seat = ?", [(game_id, s) for s in restart]
-        )
-        await self.db.executemany(
+        await self._many("DELETE FROM clocks WHERE game = ? AND seat = ?", [(game_id, s) for s in restart])
+        await self._many(
             "INSERT OR IGNORE INTO clocks (game, seat, since, paused) VALUES (?, ?, ?, ?)",
             [(game_id, c.seat, c.since, c.paused) for c in clocks],
         )
@@ -125,7 +129,7 @@ class ClockStorage:
     async def reset_clocks(self, game_id: int, clocks: list[Clock]) -> None:
         """Start these clocks afresh (a seat handed to someone else, a returning player)."""
         async with self._lock:
-            await self.db.executemany(
+            await self._many(
                 "INSERT OR REPLACE INTO clocks (game, seat, since, paused) VALUES (?, ?, ?, ?)",
                 [(game_id, c.seat, c.since, c.paused) for c in clocks],
             )

@@ -43,7 +43,7 @@ class HistoryStorage(ClaimStorage):
 
     async def _store_results(self, game_id: int, guild: int, places: Sequence[Placing], now: int) -> None:
         """Store a finished game's placings and its players' new ratings (in the caller's transaction)."""
-        await self.db.executemany(
+        await self._many(
             "INSERT INTO results (game, seat, guild, player, user_id, name, rank, score, gold, citizens, "
             "bonus, hunger_vp, resigned, hungry_years, built, mu_before, sigma_before, mu_after, "
             "sigma_after, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -52,7 +52,7 @@ class HistoryStorage(ClaimStorage):
               p.before.sigma, p.after.mu, p.after.sigma, now) for p in places],
         )  # fmt: skip
         latest = {p.player: p for p in places}  # one row per player (several computers of one level)
-        await self.db.executemany(
+        await self._many(
             "INSERT INTO ratings (guild, player, name, mu, sigma, games) VALUES (?, ?, ?, ?, ?, 1) "
             "ON CONFLICT (guild, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
             "sigma = excluded.sigma, games = games + 1",

@@ -80,11 +80,11 @@ class OutboxStorage(ClockStorage):
                 row = await self._one("SELECT * FROM clocks WHERE game = ? AND seat = ?", (game_id, c.seat))
                 if row is None or self._clock(row) != c:
                     return None
-            await self.db.executemany(
+            await self._many(
                 "UPDATE clocks SET reminders = reminders + 1, last_reminded = ? WHERE game = ? AND seat = ?",
                 [(now, game_id, c.seat) for c in reminded],
             )
-            await self.db.executemany(
+            await self._many(
                 "UPDATE clocks SET stalled = 1 WHERE game = ? AND seat = ?",
                 [(game_id, c.seat) for c in stalled],
             )

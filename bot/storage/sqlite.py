@@ -256,7 +256,7 @@ class Storage(HistoryStorage):
                 if len(rest) == len(rows):
                     return "not_in", game["host"]
                 await self.db.execute("DELETE FROM seats WHERE game = ?", (game_id,))
-                await self.db.executemany(
+                await self._many(
                     "INSERT INTO seats (game, seat, user_id, name, ai_level) VALUES (?, ?, ?, ?, ?)",
                     [(game_id, i, uid, name, level) for i, (uid, name, level) in enumerate(rest)],
                 )
@@ -344,25 +344,25 @@ class Storage(HistoryStorage):
                 if cur.rowcount != 1:
                     await self.db.execute("ROLLBACK")
                     return None
-                await self.db.executemany(
+                await self._many(
                     "INSERT INTO moves (game, number, seat, text, summary, auto, created_at, reveals, batch, "
                     "events) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     [(game_id, m.number, m.seat, m.text, m.summary, int(m.auto), now, int(m.reveals),
                       based_on if batch is None else batch, events_json(m)) for m in moves],
                 )  # fmt: skip
-                await self.db.executemany(
+                await self._many(
                     "INSERT INTO secrets (game, seat, year, move, kind, text, told) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [(game_id, s.seat, s.year, s.move, s.kind, s.text, told_json(s)) for s in secrets],
                 )
-                await self.db.executemany(
+                await self._many(
                     "UPDATE moves SET undone = 1 WHERE game = ? AND number = ?", [(game_id, n) for n in undo]
                 )
                 if resign is not None:
                     await self.db.execute(
                         "UPDATE seats SET resigned = 1 WHERE game = ? AND seat = ?", (game_id, resign)
                     )
-                await self.db.executemany(
+                await self._many(
                     "UPDATE seats SET away = 1 WHERE game = ? AND seat = ?", [(game_id, a) for a in away]
                 )
                 if clocks is not None:

@@ -36,6 +36,13 @@ def affected(status: str) -> int:
     return int(status.rsplit(" ", 1)[-1])
 
 
+async def many(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
+    """``sql`` for each of ``rows`` on ``conn``; no round trip for none (a move has no secrets,
+    undos or absences most of the time)."""
+    if rows:
+        await conn.executemany(sql, rows)
+
+
 class PgBase:
     """The pool, its transactions, the schema; the queries are in the subclasses."""
 

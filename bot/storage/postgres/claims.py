@@ -48,16 +48,14 @@ class PgClaims(PgOutbox):
         due and free, expired or ``owner``'s: the row, or None (also while another process is
         claiming it: the head is locked, never skipped for the post after it)."""
         row = await self._one(
-            "UPDATE outbox o SET claimed_by = $2, claimed_until = $4 FROM (SELECT id FROM outbox "
-            "WHERE id = (SELECT MIN(id) FROM outbox WHERE channel = $1 AND state = 'pending') "
+            "WITH claimed AS (UPDATE outbox o SET claimed_by = $2, claimed_until = $4 FROM (SELECT id "
+            "FROM outbox WHERE id = (SELECT MIN(id) FROM outbox WHERE channel = $1 AND state = 'pending') "
             "FOR UPDATE SKIP LOCKED) AS head WHERE o.id = head.id AND o.state = 'pending' "
-            "AND o.next_try <= $3 AND (o.claimed_until <= $3 OR o.claimed_by = $2) RETURNING o.*",
+            "AND o.next_try <= $3 AND (o.claimed_until <= $3 OR o.claimed_by = $2) RETURNING o.*) "
+            "SELECT claimed.*, f.image FROM claimed LEFT JOIN outbox_files f ON f.outbox = claimed.id",
             channel, owner, now, until,
         )  # fmt: skip
-        if row is None:
-            return None
-        image = await self._one("SELECT image FROM outbox_files WHERE outbox = $1", row["id"])
-        return convert.outbox(row, None if image is None else image["image"])
+        return None if row is None else convert.outbox(row, row["image"])
 
     async def release_claims(self, owner: str) -> None:
         """Give up every claim ``owner`` holds (it stops)."""

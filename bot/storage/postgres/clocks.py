@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from bot.storage import convert
 from bot.storage.convert import SETTING_COLUMNS
-from bot.storage.postgres.base import PgBase, affected
+from bot.storage.postgres.base import PgBase, affected, many
 from bot.storage.rows import Clock, GameSettings, Prefs
 
 if TYPE_CHECKING:
@@ -68,10 +68,12 @@ class PgClocks(PgBase):
         await conn.execute(
             "DELETE FROM clocks WHERE game = $1 AND NOT (seat = ANY($2::integer[]))", game_id, waiting
         )
-        await conn.execute(
-            "DELETE FROM clocks WHERE game = $1 AND seat = ANY($2::integer[])", game_id, list(restart)
-        )
-        await conn.executemany(
+        if restart:
+            await conn.execute(
+                "DELETE FROM clocks WHERE game = $1 AND seat = ANY($2::integer[])", game_id, list(restart)
+            )
+        await many(
+            conn,
             "INSERT INTO clocks (game, seat, since, paused) VALUES ($1, $2, $3, $4) "
             "ON CONFLICT (game, seat) DO NOTHING",
             [(game_id, c.seat, c.since, c.paused) for c in clocks],
@@ -89,7 +91,8 @@ class PgClocks(PgBase):
     async def reset_clocks(self, game_id: int, clocks: list[Clock]) -> None:
         """Start these clocks afresh (a seat handed to someone else, a returning player)."""
         async with self._transaction() as conn:
-            await conn.executemany(
+            await many(
+                conn,
                 "INSERT INTO clocks (game, seat, since, paused) VALUES ($1, $2, $3, $4) "
                 "ON CONFLICT (game, seat) DO UPDATE SET since = excluded.since, paused = excluded.paused, "
                 "reminders = 0, last_reminded = NULL, stalled = false",

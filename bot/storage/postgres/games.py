@@ -18,7 +18,7 @@ import asyncpg
 from bot.results import Post
 from bot.storage import convert
 from bot.storage.convert import events_json, told_json
-from bot.storage.postgres.base import affected
+from bot.storage.postgres.base import affected, many
 from bot.storage.postgres.history import PgHistory
 from bot.storage.protocol import OPEN, ChannelBusy
 from bot.storage.rows import Clock, GameRow, MoveRow, Placing, SeatRow, Secret
@@ -167,7 +167,8 @@ class PgGames(PgHistory):
             if len(rest) == len(rows):
                 return "not_in", game["host"]
             await conn.execute("DELETE FROM seats WHERE game = $1", game_id)
-            await conn.executemany(
+            await many(
+                conn,
                 "INSERT INTO seats (game, seat, user_id, name, ai_level) VALUES ($1, $2, $3, $4, $5)",
                 [(game_id, i, uid, name, level) for i, (uid, name, level) in enumerate(rest)],
             )
@@ -240,26 +241,31 @@ class PgGames(PgHistory):
             )  # fmt: skip
             if affected(changed) != 1:
                 return None
-            await conn.executemany(
+            await many(conn,
                 "INSERT INTO moves (game, number, seat, text, summary, auto, created_at, reveals, batch, "
                 "events) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                 [(game_id, m.number, m.seat, m.text, m.summary, bool(m.auto), now, bool(m.reveals),
                   based_on if batch is None else batch, events_json(m)) for m in moves],
             )  # fmt: skip
-            await conn.executemany(
+            await many(
+                conn,
                 "INSERT INTO secrets (game, seat, year, move, kind, text, told) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 [(game_id, s.seat, s.year, s.move, s.kind, s.text, told_json(s)) for s in secrets],
             )
-            await conn.executemany(
-                "UPDATE moves SET undone = true WHERE game = $1 AND number = $2", [(game_id, n) for n in undo]
+            await many(
+                conn,
+                "UPDATE moves SET undone = true WHERE game = $1 AND number = $2",
+                [(game_id, n) for n in undo],
             )
             if resign is not None:
                 await conn.execute(
                     "UPDATE seats SET resigned = true WHERE game = $1 AND seat = $2", game_id, resign
                 )
-            await conn.executemany(
-                "UPDATE seats SET away = true WHERE game = $1 AND seat = $2", [(game_id, a) for a in away]
+            await many(
+                conn,
+                "UPDATE seats SET away = true WHERE game = $1 AND seat = $2",
+                [(game_id, a) for a in away],
             )
             if clocks is not None:
                 await self._sync_clocks(conn, game_id, clocks, restart)

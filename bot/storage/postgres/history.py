@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from bot.results import Post
 from bot.storage import convert
 from bot.storage.history import FORMER_KEY, FORMER_SEAT
-from bot.storage.postgres.base import affected
+from bot.storage.postgres.base import affected, many
 from bot.storage.postgres.claims import PgClaims
 from bot.storage.rows import FORMER, Finished, Placing, Rating, Result, Standing
 from bot.storage.shards import Shards, postgres_params
@@ -51,7 +51,7 @@ class PgHistory(PgClaims):
         conn: Connection, game_id: int, guild: int, places: Sequence[Placing], now: int
     ) -> None:
         """Store a finished game's placings and its players' new ratings (in the caller's transaction)."""
-        await conn.executemany(
+        await many(conn,
             "INSERT INTO results (game, seat, guild, player, user_id, name, rank, score, gold, citizens, "
             "bonus, hunger_vp, resigned, hungry_years, built, mu_before, sigma_before, mu_after, "
             "sigma_after, ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
@@ -61,7 +61,8 @@ class PgHistory(PgClaims):
               p.before.sigma, p.after.mu, p.after.sigma, now) for p in places],
         )  # fmt: skip
         latest = {p.player: p for p in places}  # one row per player (several computers of one level)
-        await conn.executemany(
+        await many(
+            conn,
             "INSERT INTO ratings (guild, player, name, mu, sigma, games) VALUES ($1, $2, $3, $4, $5, 1) "
             "ON CONFLICT (guild, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
             "sigma = excluded.sigma, games = ratings.games + 1",

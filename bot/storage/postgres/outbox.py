@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from bot.results import Post
 from bot.storage import convert, envelope
 from bot.storage.outbox import MISSING, NONCE_BYTES, WITH_FILE
+from bot.storage.postgres.base import many
 from bot.storage.postgres.clocks import PgClocks
 from bot.storage.rows import Clock, OutboxRow
 from bot.storage.shards import Shards, postgres_params
@@ -81,12 +82,14 @@ class PgOutbox(PgClocks):
                 )
                 if row is None or convert.clock(row) != c:
                     return None
-            await conn.executemany(
+            await many(
+                conn,
                 "UPDATE clocks SET reminders = reminders + 1, last_reminded = $1 "
                 "WHERE game = $2 AND seat = $3",
                 [(now, game_id, c.seat) for c in reminded],
             )
-            await conn.executemany(
+            await many(
+                conn,
                 "UPDATE clocks SET stalled = true WHERE game = $1 AND seat = $2",
                 [(game_id, c.seat) for c in stalled],
             )
