@@ -153,7 +153,6 @@ def draw_part(img: Image.Image, layout: Layout, playable: dict[int, bool], g: Ge
     hexes (each in play or not, by index: ``playable``; every hex shown must be there) and the
     labels of those in play."""
     img.paste(BACKGROUND, (0, 0, g.width, g.board_height))
-    whole = geometry(g.full)
     ox, oy = g.offset
     for area, terrain, wheat in layout:
         if _shows_area(g, area):
@@ -167,7 +166,6 @@ def draw_part(img: Image.Image, layout: Layout, playable: dict[int, bool], g: Ge
     for i, label in shown:
         if playable[i]:
             fonts.text(img, g.center(label), label, size, LABEL_INK, anchor="mm", bold=True)
-    del whole
 
 
 def _shows_area(g: Geometry, area: str) -> bool:
