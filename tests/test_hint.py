@@ -22,7 +22,8 @@ from twins import positions, twin
 
 import i18n
 from bot.errors import NotSeated
-from bot.local import HELP, LocalGame, Quit
+from bot.local import LocalGame, Quit
+from bot.local_cli import HELP
 from bot.results import parse_custom_id
 from bot.service.core import CittaService
 from bot.service.hint import hint_of

@@ -14,18 +14,9 @@ from scenario import Scenario
 from untranslated import untranslated
 
 import i18n
-from bot.local import (
-    COMMANDS,
-    NAMES,
-    RULE_TOPICS,
-    LocalGame,
-    Quit,
-    language_of,
-    main,
-    parse_args,
-    terminal_language,
-)
+from bot.local import NAMES, LocalGame, Quit, main
 from bot.local import rules as local_rules
+from bot.local_cli import COMMANDS, RULE_TOPICS, language_of, parse_args, terminal_language
 from engine import Game
 from engine.ai import choose
 from engine.components import ARCHES, CITY_NAMES, POLITICS_TITLES
