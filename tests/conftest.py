@@ -16,6 +16,7 @@ from pgserver import PgServer, PgServerMissing
 from test_bot_support import FakeClock, Table, open_service
 
 from bot.service.core import CittaService
+from bot.storage import StorageProtocol, open_storage
 
 BACKENDS = ("sqlite", "postgres")
 
@@ -48,6 +49,14 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
     server: PgServer = request.getfixturevalue("postgres_server")
     async with server.database() as url:
         yield url
+
+
+@pytest.fixture
+async def store(database: Path | str) -> AsyncIterator[StorageProtocol]:
+    """The storage alone on a fresh database (each backend)."""
+    opened = await open_storage(database)
+    yield opened
+    await opened.close()
 
 
 @pytest.fixture

@@ -27,13 +27,6 @@ SNAPSHOT = {"players": [{"name": "Ann", "gold": 1}, {"name": "Bob", "gold": 2}],
 
 
 @pytest.fixture
-async def store(database: Path | str) -> AsyncIterator[StorageProtocol]:
-    opened = await open_storage(database)
-    yield opened
-    await opened.close()
-
-
-@pytest.fixture
 async def other(database: Path | str, store: StorageProtocol) -> AsyncIterator[StorageProtocol]:
     """A second storage on the same database: another process's connection (or pool)."""
     opened = await open_storage(database)

@@ -4,51 +4,21 @@ keep their English text, on each backend."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-from typing import Any
-
-import pytest
+from test_bot_storage_contract import commit_kw, running_game
 from test_bot_support import CHANNEL, PLAYERS, current, start_game
 from test_engine_words import QPS, German, fully_marked, unmarked
 
 from bot.service.core import CittaService
-from bot.storage import StorageProtocol, open_storage
+from bot.storage import StorageProtocol
 from bot.storage.rows import MoveRow, Secret
 from engine import Action
 from engine.words import ENGLISH, PHRASE
-
-RECORD = {"players": ["Ann", "Bob"], "seed": 1, "setup": "beginner", "moves": []}
-SNAPSHOT = {"players": [{"name": "Ann", "gold": 1}, {"name": "Bob", "gold": 2}], "phase": "play"}
-
-
-@pytest.fixture
-async def store(database: Path | str) -> AsyncIterator[StorageProtocol]:
-    opened = await open_storage(database)
-    yield opened
-    await opened.close()
-
-
-async def _running_game(store: StorageProtocol) -> int:
-    game = await store.create_lobby(
-        guild=1, channel=500, host=11, host_name="Ann", setup="beginner", players_wanted=2, now=0
-    )
-    assert await store.join_lobby(game, 12, "Bob", 2, 0) == "joined"
-    ids = await store.start_game(
-        game, users=[11, 12], seed=1, record=RECORD, snapshot=SNAPSHOT, highlight=[], now=0
-    )
-    assert ids is not None
-    return game
-
-
-def _commit_kw(secrets: list[Secret]) -> dict[str, Any]:
-    return dict(record=RECORD, snapshot=SNAPSHOT, status="active", highlight=[], secrets=secrets, now=10)
 
 
 async def test_a_move_and_a_secret_come_back_with_their_messages_and_read_in_another_language(
     store: StorageProtocol,
 ) -> None:
-    game = await _running_game(store)
+    game = await running_game(store)
     gold = ("{name} takes 2 gold (now {gold}).", {"name": "Ann", "gold": 3})
     feed = (
         "{name} cannot feed {citizens} ({parts}) and loses 5 victory points.",
@@ -63,7 +33,7 @@ async def test_a_move_and_a_secret_come_back_with_their_messages_and_read_in_ano
                    messages=[gold, feed])  # fmt: skip
     drew = Secret(0, 1, 1, "draw", "You drew Golden Times (no effect).", "You drew {card} (no effect).",
                   {"card": "Golden Times"})  # fmt: skip
-    assert await store.commit_moves(game, based_on=0, moves=[move], **_commit_kw([drew])) is not None
+    assert await store.commit_moves(game, based_on=0, moves=[move], **commit_kw(secrets=[drew])) is not None
     [stored] = await store.moves(game)
     assert stored.messages == [gold, feed] and stored.events == move.events
     assert stored.summary_in(ENGLISH) == stored.summary == " ".join(texts)
@@ -81,10 +51,10 @@ async def test_a_move_and_a_secret_come_back_with_their_messages_and_read_in_ano
 async def test_a_move_and_a_secret_stored_without_messages_are_read_in_their_english(
     store: StorageProtocol,
 ) -> None:
-    game = await _running_game(store)
+    game = await running_game(store)
     old = MoveRow(1, 0, "gold", "Ann takes 2 gold (now 3).", events=[("gold", "Ann takes 2 gold (now 3).")])
     secret = Secret(0, 1, 1, "peek", "You polled the people: card 1 is health.")
-    assert await store.commit_moves(game, based_on=0, moves=[old], **_commit_kw([secret])) is not None
+    assert await store.commit_moves(game, based_on=0, moves=[old], **commit_kw(secrets=[secret])) is not None
     [stored] = await store.moves(game)
     assert stored.messages is None and stored.summary_in(QPS) == "Ann takes 2 gold (now 3)."
     [kept] = await store.secrets(game, 0, 1)
