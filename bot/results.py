@@ -155,6 +155,21 @@ class Picture:
 
 
 @dataclass(frozen=True)
+class Drawing:
+    """What a turn post's pictures are drawn from, stored with the post instead of the pictures
+    (`bot.service.drawings`): the public view (``view``, as JSON: the spectator's, nothing
+    hidden), the last move's hexes, the move in words for the alt texts, the seat to act next
+    and the language. ``key`` names the pictures drawn from it while they are kept in memory."""
+
+    key: str
+    view: str
+    highlight: tuple[str, ...]
+    last_move: str
+    focus: int | None
+    lang: str
+
+
+@dataclass(frozen=True)
 class Message:
     """One Discord message (or interaction reply)."""
 
@@ -169,6 +184,9 @@ class Message:
     pictures: tuple[Picture, ...] = ()
     """The pictures of a turn post, shown together in one gallery (``image`` stays for a file)."""
     selects: tuple[Select, ...] = ()
+    drawing: Drawing | None = None
+    """What ``pictures`` were drawn from: a post stores this, not them (they are drawn again
+    when they are not kept in memory)."""
 
     def with_text(self, text: str) -> Message:
         return replace(self, text=text)

@@ -312,7 +312,7 @@ async def main(args: argparse.Namespace) -> None:
     rnd = random.Random(args.seed)
     svc.seeds = lambda: rnd.getrandbits(63)
     client = StandInDiscord()
-    deliverer = Deliverer(client, svc.storage, claimant=svc.claimant, shards=shards)  # type: ignore[arg-type]
+    deliverer = Deliverer(client, svc.storage, claimant=svc.claimant, shards=shards, drawings=svc.drawings)  # type: ignore[arg-type]
     svc.storage.on_enqueue = deliverer.wake
     meter.time_awaits(svc.storage, "storage")
     meter.time_awaits(workers, "workers")

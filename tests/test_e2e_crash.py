@@ -118,6 +118,8 @@ async def test_a_kill_at_any_step_of_a_move_loses_nothing_and_doubles_nothing(
     post = await fake.wait_for(lambda: next(iter(_posts(fake, f"`{move}`")), None), timeout=30)
     other = bob if mover is alice else alice
     assert next_mentions(post) == [other.id] and other.id in post.pinged, post.text
+    names = [a.filename for a in post.attachments]  # after-commit: drawn again from the stored drawing
+    assert names[0] == "board.png" and names[-1] == "table.png", names
     await _all_sent(db)
     await second.close()
     assert len(_posts(fake, f"`{move}`")) == 1, "the move is announced exactly once"

@@ -108,7 +108,10 @@ class CittaBot(commands.AutoShardedBot):
         )
         claimant = self._service.claimant
         await self._service.storage.take_over(claimant.slot, claimant.owner)  # a predecessor died here?
-        self._deliverer = Deliverer(self, self._service.storage, claimant=claimant, shards=self.shard_scope)
+        self._deliverer = Deliverer(
+            self, self._service.storage, claimant=claimant, shards=self.shard_scope,
+            drawings=self._service.drawings,
+        )  # fmt: skip
         self._service.storage.on_enqueue = self._deliverer.wake
         self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CittaTranslator())

@@ -10,7 +10,9 @@ side) sends it: first the direct messages that go with it, then the channel post
 a nonce Discord enforces (``enforce_nonce``). A post that was tried before (the bot may have
 died after Discord made it) is first looked for among the channel's messages since that try;
 if it is not there it is sent again with the same nonce, so that a post still in flight comes
-back as the message already made. Each step is marked in the database as it is done.
+back as the message already made. Each step is marked in the database as it is done. A turn
+post's pictures come from the service's memory, or are drawn again from the drawing stored
+with the post (`bot.service.drawings`).
 
 What can go wrong, and the one answer to each:
 
@@ -34,7 +36,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 
 import aiohttp
@@ -44,6 +46,7 @@ import i18n
 from bot.client.layout import posted_text, text_of
 from bot.client.ui import message_kwargs
 from bot.results import DirectMessage, Message
+from bot.service.drawings import Drawings
 from bot.storage import envelope
 from bot.storage.outbox import MISSING
 from bot.storage.protocol import StorageProtocol
@@ -103,10 +106,12 @@ class Deliverer:
 
     def __init__(
         self, client: discord.Client, storage: StorageProtocol, clock: Callable[[], float] = time.time, *,
-        claimant: Claimant | None = None, shards: Shards | None = None,
+        claimant: Claimant | None = None, shards: Shards | None = None, drawings: Drawings | None = None,
     ) -> None:  # fmt: skip
         self.client = client
         self.storage = storage
+        self.drawings = drawings
+        """Where turn posts' pictures come from (None: such posts go without them)."""
         self.clock = clock
         self.shards = shards
         """The posts of the servers on these shards are sent here (None: every post)."""
@@ -220,6 +225,8 @@ class Deliverer:
                 await self.storage.outbox_dm_done(row.id, i, done[i])
         failed = {dm.user_id for i, dm in enumerate(post.direct) if done[i] == 0}
         msg = post.message_for(failed)
+        if msg is not None and msg.drawing is not None and not msg.pictures and self.drawings is not None:
+            msg = replace(msg, pictures=await self.drawings.pictures(msg.drawing))
         try:
             message_id = None if msg is None else await self._post(row, msg)
         except Blocked as e:
@@ -236,6 +243,8 @@ class Deliverer:
             await self.storage.outbox_retry(row.id, self.now() + wait, _why(e))
             await self._settle(row.id, Delivery("pending", error=_why(e)))
             return False
+        if msg is not None and msg.drawing is not None and self.drawings is not None:
+            self.drawings.drop(msg.drawing)  # sent, or refused for good: not needed again
         if message_id == -1:
             await self._settle(row.id, Delivery("failed"))
             return True

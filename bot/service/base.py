@@ -14,7 +14,8 @@ from typing import Protocol, TypeVar, cast
 
 import i18n
 from bot.errors import NoGame, NotSeated
-from bot.results import Outcome, Picture, Post
+from bot.results import Drawing, Outcome, Picture, Post
+from bot.service.drawings import Drawings
 from bot.service.workers import ThreadWorkers, Workers
 from bot.storage.backends import open_storage
 from bot.storage.protocol import StorageProtocol
@@ -98,6 +99,9 @@ class ServiceBase:
         self.renderer = renderer
         self.workers: Workers = workers or ThreadWorkers()
         """Where computer players think and boards are drawn (worker processes in the bot)."""
+        self.drawings = Drawings(self.redraw)
+        """Turn posts' pictures, kept until the delivery task sends the post (see
+        `bot.service.drawings`)."""
         self.clock = clock
         """The time (seconds since the epoch); tests inject their own to drive deadlines."""
         self.seeds = seeds
@@ -173,6 +177,13 @@ class ServiceBase:
             log.exception("Drawing the pictures failed; posting without them")
             return ()
         return tuple(Picture(name, data, alt) for name, data, alt in drawn)
+
+    async def redraw(self, drawing: Drawing) -> tuple[Picture, ...]:
+        """The pictures of a stored post, drawn again from its ``drawing``."""
+        view = View.model_validate_json(drawing.view)
+        return await self.pictures(
+            view, list(drawing.highlight), last_move=drawing.last_move, focus=drawing.focus, lang=drawing.lang
+        )
 
     async def render(self, view: View, highlight: list[str], *, lang: str | None = None) -> bytes | None:
         """The board PNG in ``lang`` (the current language when None), drawn by a worker; None

@@ -14,10 +14,22 @@ from collections.abc import Collection
 from dataclasses import dataclass
 
 import i18n
-from bot.results import PEEK_LABEL, Button, DirectMessage, Message, Outcome, Post, custom_id, unreached
+from bot.results import (
+    PEEK_LABEL,
+    Button,
+    DirectMessage,
+    Drawing,
+    Message,
+    Outcome,
+    Picture,
+    Post,
+    custom_id,
+    unreached,
+)
 from bot.service import clock, summary
 from bot.service.base import log
 from bot.service.computer import played_for
+from bot.service.drawings import new_key
 from bot.service.ending import EndingMixin
 from bot.service.workers import decide_move, plan_moves
 from bot.storage.rows import Clock, GameRow, MoveRow, SeatRow, Secret
@@ -226,15 +238,24 @@ class CommitMixin(EndingMixin):
         names = {s.seat: s.name for s in seats}
         nxt, pinged = summary.next_line(game, users)
         pending, view = game.pending_seats(), game.view(None)
-        pictures = () if lit is None else await self.pictures(
-            view, lit, last_move=summary.plain(body if last_move is None else last_move),
-            focus=pending[0] if pending else None,
-            lang=i18n.current().code,
-        )  # fmt: skip
+        drawing: Drawing | None = None
+        pictures: tuple[Picture, ...] = ()
+        if lit is not None:  # the post stores what its pictures are drawn from, not them
+            drawing = Drawing(new_key(), view.model_dump_json(), tuple(lit),
+                              summary.plain(body if last_move is None else last_move),
+                              pending[0] if pending else None, i18n.current().code)  # fmt: skip
+            pictures = await self.pictures(
+                view, lit, last_move=drawing.last_move, focus=drawing.focus, lang=drawing.lang
+            )
+            if pictures:
+                self.drawings.keep(drawing, pictures)
+            else:  # none drawn (no renderer, or it failed): the post goes without, as it is
+                drawing = None
         numbers = summary.numbers_line(view, pending)
         return Message(
             "\n".join(t for t in (body, nxt, numbers) if t),
             pictures=pictures,
             mentions=pinged,
             buttons=summary.decision_buttons(game, game_id, version, names),
+            drawing=drawing,
         )

@@ -3,9 +3,11 @@
 The service layer stores every announcement with the change it announces; the delivery task
 reads it back here. A post is either a change to a game (``outcome``: the channel message,
 the DMs, and the "Show my peek" button for those whose DM failed) or a plain message with
-DMs and a fallback line. A message's pictures are stored one after the other in the blob, the
-payload saying each one's name, alt text and size (a row stored before pictures existed has
-its one image there, and keeps loading).
+DMs and a fallback line. A turn post's pictures are not stored: its `Drawing` is, in the
+payload, and the pictures are kept in memory or drawn again (`bot.service.drawings`). Other
+pictures are stored one after the other in the blob, the payload saying each one's name, alt
+text and size (as were turn posts' until their drawings were stored; a row stored before
+pictures existed has its one image there). All of these keep loading.
 
 >>> from bot.results import DirectMessage, Message, Post
 >>> post = Post(7, Message("hi", mentions=(3,)), (DirectMessage(3, "psst"),), "see DMs")
@@ -16,6 +18,10 @@ True
 >>> post = Post(7, Message("turn", pictures=pics))
 >>> load(7, *dump(post)) == post
 True
+>>> drawing = Drawing("k1", "{}", ("D5",), "D5", 1, "en")
+>>> payload, image = dump(Post(7, Message("turn", pictures=pics, drawing=drawing)))
+>>> image is None and load(7, payload, None) == Post(7, Message("turn", drawing=drawing))
+True
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.results import Button, DirectMessage, Message, Outcome, Picture, Post
+from bot.results import Button, DirectMessage, Drawing, Message, Outcome, Picture, Post
 
 
 def _button(b: Button) -> dict[str, str]:
@@ -31,19 +37,26 @@ def _button(b: Button) -> dict[str, str]:
 
 
 def _message(m: Message) -> dict[str, Any]:
-    data = {
+    data: dict[str, Any] = {
         "text": m.text,
         "filename": m.filename,
         "mentions": list(m.mentions),
         "buttons": [_button(b) for b in m.buttons],
     }
-    if m.pictures:
+    if m.drawing is not None:
+        d = m.drawing
+        data["drawing"] = {"key": d.key, "view": d.view, "highlight": list(d.highlight),
+                           "last_move": d.last_move, "focus": d.focus, "lang": d.lang}  # fmt: skip
+    elif m.pictures:
         data["pictures"] = [{"filename": p.filename, "alt": p.alt, "size": len(p.data)} for p in m.pictures]
     return data
 
 
 def _blob(m: Message) -> bytes | None:
-    """What is stored apart from the payload: the pictures one after the other, or the file."""
+    """What is stored apart from the payload: the pictures one after the other (unless they are
+    drawn from the stored drawing), or the file."""
+    if m.drawing is not None:
+        return m.image
     return b"".join(p.data for p in m.pictures) if m.pictures else m.image
 
 
@@ -59,6 +72,10 @@ def _load_button(d: dict[str, Any]) -> Button:
     return Button(d["label"], d["custom_id"], d["style"])
 
 
+def _load_drawing(d: dict[str, Any]) -> Drawing:
+    return Drawing(d["key"], d["view"], tuple(d["highlight"]), d["last_move"], d["focus"], d["lang"])
+
+
 def _load_message(d: dict[str, Any], image: bytes | None) -> Message:
     if "pictures" in d:
         pictures, image = _pictures(d["pictures"], image), None
@@ -71,6 +88,7 @@ def _load_message(d: dict[str, Any], image: bytes | None) -> Message:
         filename=d["filename"],
         mentions=tuple(d["mentions"]),
         buttons=tuple(_load_button(b) for b in d["buttons"]),
+        drawing=_load_drawing(d["drawing"]) if "drawing" in d else None,
     )
 
 

@@ -1,0 +1,140 @@
+"""A turn post stores what its pictures are drawn from, not the pictures: the service keeps
+them in memory for the delivery task, which draws them again (the same pictures) when they
+are not there — after a restart, or in another process; kept pictures are let go once sent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from test_bot_support import CHANNEL, PLAYERS, PNG, FakeRenderer, current, open_service, query, start_game
+
+from bot.client.delivery import Deliverer
+from bot.results import Drawing, Picture
+from bot.service.drawings import Drawings
+from bot.storage import envelope
+
+
+class _Sent:
+    id = 4242
+
+
+class _Channel:
+    def __init__(self, sent: list[dict[str, Any]]) -> None:
+        self.sent = sent
+
+    async def send(self, **kwargs: Any) -> _Sent:
+        self.sent.append(kwargs)
+        return _Sent()
+
+
+class _Client:
+    """What the delivery task asks of Discord, answered at once; the posts' files recorded."""
+
+    user = None
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def get_partial_messageable(self, channel_id: int) -> _Channel:
+        return _Channel(self.sent)
+
+
+def _files(kwargs: dict[str, Any]) -> list[tuple[str, bytes]]:
+    out = []
+    for f in kwargs.get("files") or []:
+        f.fp.seek(0)
+        out.append((f.filename, f.fp.read()))
+    return out
+
+
+async def test_a_turn_post_stores_its_drawing_and_no_picture(database: Path | str) -> None:
+    svc = await open_service(database)
+    await start_game(svc, 2)
+    seat = (await current(svc)).pending_seats()[0]
+    played = await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+    [oid] = played.outbox
+    row = await svc.storage.outbox(oid)
+    assert row is not None and row.image is None, "the pictures are not in the database"
+    assert await query(svc.storage, "SELECT outbox FROM outbox_files") == []
+    message = envelope.load(row.channel, row.payload, row.image).message_for()
+    assert message is not None and message.pictures == () and message.drawing is not None
+    assert message.drawing == played.announcement.drawing  # type: ignore[union-attr]
+    assert '"viewer":null' in message.drawing.view, "the spectator's view: nothing hidden is stored"
+    assert len(svc.drawings) == 2, "the start post's and the move's pictures, kept for the delivery"
+    await svc.close()
+
+
+async def test_the_delivery_sends_the_kept_pictures_and_lets_them_go(database: Path | str) -> None:
+    renderer = FakeRenderer()
+    svc = await open_service(database, renderer)
+    await start_game(svc, 2)
+    seat = (await current(svc)).pending_seats()[0]
+    await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+    drawn = len(renderer.calls)
+    client = _Client()
+    await Deliverer(client, svc.storage, drawings=svc.drawings).settle()  # type: ignore[arg-type]
+    assert [_files(k) for k in client.sent] == [[("board.png", PNG)]] * 2
+    assert len(renderer.calls) == drawn and svc.drawings.drawn_again == 0, "nothing drawn twice"
+    assert len(svc.drawings) == 0, "sent: let go"
+    await svc.close()
+
+
+async def test_after_a_restart_the_pictures_are_drawn_again_from_the_stored_drawing(
+    database: Path | str,
+) -> None:
+    first = await open_service(database)
+    await start_game(first, 2)
+    seat = (await current(first)).pending_seats()[0]
+    played = await first.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+    await first.close()  # the process ends before the posts are sent
+
+    renderer = FakeRenderer()
+    second = await open_service(database, renderer)
+    client = _Client()
+    await Deliverer(client, second.storage, drawings=second.drawings).settle()  # type: ignore[arg-type]
+    assert [_files(k) for k in client.sent] == [[("board.png", PNG)]] * 2
+    assert second.drawings.drawn_again == 2
+    view, lit = renderer.calls[-1]
+    assert played.announcement is not None and played.announcement.drawing is not None
+    assert view.model_dump_json() == played.announcement.drawing.view
+    assert lit == list(played.announcement.drawing.highlight)
+    assert second.drawings.drawn_again == 2 and len(second.drawings) == 0
+    await second.close()
+
+
+async def test_without_a_way_to_draw_a_stored_post_goes_out_without_pictures(database: Path | str) -> None:
+    first = await open_service(database)
+    await start_game(first, 2)
+    await first.close()
+    second = await open_service(database)
+    client = _Client()
+    await Deliverer(client, second.storage).settle()  # type: ignore[arg-type]
+    assert len(client.sent) == 1 and _files(client.sent[0]) == []
+    await second.close()
+
+
+def _pictures(size: int) -> tuple[Picture, ...]:
+    return (Picture("board.png", b"x" * size, "the board"),)
+
+
+def _drawing(key: str) -> Drawing:
+    return Drawing(key, "{}", (), "", None, "en")
+
+
+async def test_kept_pictures_past_the_limit_go_oldest_first_and_are_drawn_again() -> None:
+    asked: list[str] = []
+
+    async def draw(d: Drawing) -> tuple[Picture, ...]:
+        asked.append(d.key)
+        return _pictures(10)
+
+    drawings = Drawings(draw, keep_bytes=25)
+    for key in "abc":
+        drawings.keep(_drawing(key), _pictures(10))
+    assert len(drawings) == 2, "30 bytes > 25: the oldest went"
+    assert await drawings.pictures(_drawing("b")) == _pictures(10) and asked == []
+    assert await drawings.pictures(_drawing("a")) == _pictures(10) and asked == ["a"]
+    drawings.drop(_drawing("a"))
+    drawings.drop(_drawing("nothing kept"))
+    assert len(drawings) == 1 and drawings.drawn_again == 1
