@@ -77,6 +77,12 @@ async def test_the_delivery_sends_the_kept_pictures_and_lets_them_go(database: P
     assert [_files(k) for k in client.sent] == [[("board.png", PNG)]] * 2
     assert len(renderer.calls) == drawn and svc.drawings.drawn_again == 0, "nothing drawn twice"
     assert len(svc.drawings) == 0, "sent: let go"
+    for r in await query(svc.storage, "SELECT id, state FROM outbox"):
+        row = await svc.storage.outbox(r["id"])
+        assert row is not None and row.state == "sent"
+        sent = envelope.load(row.channel, row.payload, None).message_for()
+        assert sent is not None and sent.drawing is None, "its drawing is not kept once sent"
+        assert sent.text, "the rest of the post is kept"
     await svc.close()
 
 

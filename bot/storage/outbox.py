@@ -131,10 +131,12 @@ class OutboxStorage(ClockStorage):
             )
 
     async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> None:
-        """Delivered: the attached file is dropped, and the game's channel works again."""
+        """Delivered: the attached file and the drawing (`bot.service.drawings`: a few KB, needed
+        no more) are dropped, and the game's channel works again."""
         async with self._transaction():
             await self.db.execute(
-                "UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, error = NULL WHERE id = ?",
+                "UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, error = NULL, "
+                "payload = json_remove(payload, '$.message.drawing') WHERE id = ?",
                 (message_id, now, outbox_id),
             )
             await self.db.execute("DELETE FROM outbox_files WHERE outbox = ?", (outbox_id,))

@@ -134,10 +134,12 @@ class PgOutbox(PgClocks):
         )  # fmt: skip
 
     async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> None:
-        """Delivered: the attached file is dropped, and the game's channel works again."""
+        """Delivered: the attached file and the drawing are dropped, and the game's channel works
+        again."""
         async with self._transaction() as conn:
             await conn.execute(
-                "UPDATE outbox SET state = 'sent', message_id = $1, sent_at = $2, error = NULL WHERE id = $3",
+                "UPDATE outbox SET state = 'sent', message_id = $1, sent_at = $2, error = NULL, "
+                "payload = (payload::jsonb #- '{message,drawing}')::text WHERE id = $3",
                 message_id, now, outbox_id,
             )  # fmt: skip
             await conn.execute("DELETE FROM outbox_files WHERE outbox = $1", outbox_id)
