@@ -4,7 +4,8 @@ A close-up frames a `Region` (hexes and a title): the last move, the cities of t
 who acts next, or both when they fit in one. It shows `SPAN` hex radii across, whatever its
 width: the zoom at which a hex's label, a building's whole name and a city's badge are all
 drawn at least at the picture's smallest text size (`fonts.smallest`, 1/36 of the width).
-`closeup_regions` chooses what to frame, `draw_closeup` draws one.
+`closeup_regions` chooses what to frame, `draw_closeup` draws one (`closeup_parts`: as its
+title strip and its board).
 """
 
 from __future__ import annotations
@@ -194,17 +195,28 @@ def draw_closeup(
 ) -> Image.Image:
     """A close-up of ``region`` ``width`` px wide: its title on a strip, then the board around
     its hexes with hex labels, buildings' names and cities' badges, the last move ringed."""
+    strip, board = closeup_parts(view, region, highlight, width)
+    img = Image.new("RGB", (strip.width, strip.height + board.height))
+    img.paste(strip, (0, 0))
+    img.paste(board, (0, strip.height))
+    return img
+
+
+def closeup_parts(
+    view: View, region: Region, highlight: Sequence[str] = (), width: int = PHONE_WIDTH
+) -> tuple[Image.Image, Image.Image]:
+    """The close-up of `draw_closeup` as its two parts, the title strip and the board below it
+    (`render_post` writes them into one PNG without pasting them together first)."""
     width = int(width)
     with fonts.picture(width) as least:
         g = frame(region, width)
         board = Image.new("RGB", (width, g.board_height), BACKGROUND)
         draw_window(board, layout_key(view), view.max_zone, g)
         draw_pieces(board, g, view, player_tags(view.players), _labels(highlight))
-        strip = round(least * TITLE)
-        img = Image.new("RGB", (width, strip + g.board_height), BACKGROUND)
-        img.paste(board, (0, strip))
+        strip = Image.new("RGB", (width, round(least * TITLE)), BACKGROUND)
         # The title's names were cleaned for the font where it was made (`_cities_region`).
         title, room = region.title, width - 1.6 * least
         size = fonts.fit(title, round(least * 1.15), room, True, least)
-        fonts.text(img, (least * 0.8, strip / 2), fonts.shorten(title, size, room), size, PAPER, "lm", True)
-    return img
+        at = (least * 0.8, strip.height / 2)
+        fonts.text(strip, at, fonts.shorten(title, size, room), size, PAPER, "lm", True)
+    return strip, board

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Sequence
 
 from isal import isal_zlib
 from PIL import Image
@@ -22,21 +23,36 @@ PNG_LEVEL = 1
 def png(img: Image.Image, palette_img: Image.Image) -> bytes:
     """``img`` as a 256-colour PNG in the colours of ``palette_img`` (each pixel the nearest
     colour, no dithering)."""
-    w, h = img.size
-    indices = img.quantize(palette=palette_img, dither=Image.Dither.NONE)
-    # Each row of a PNG starts with its filter type: a column of zeros left of the picture.
-    rows = Image.new("P", (w + 1, h), 0)
-    rows.paste(indices, (1, 0))
+    return stacked_png([img], palette_img)
+
+
+def stacked_png(parts: Sequence[Image.Image], palette_img: Image.Image) -> bytes:
+    """``parts`` (of one width), one below the other, as one PNG like `png`'s: the same bytes
+    as `png` of the picture they make, without making that picture."""
+    w, h = parts[0].width, sum(p.height for p in parts)
+    assert all(p.width == w for p in parts), "the parts of a picture are as wide as it"
     pal = bytes((palette_img.getpalette() or [])[:768]).ljust(768, b"\0")
+    data = b"".join(_rows(p, palette_img) for p in parts)
     return b"".join(
         (
             PNG_SIGNATURE,
             _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 3, 0, 0, 0)),
             _chunk(b"PLTE", pal),
-            _chunk(b"IDAT", isal_zlib.compress(rows.tobytes(), PNG_LEVEL)),
+            _chunk(b"IDAT", isal_zlib.compress(data, PNG_LEVEL)),
             _chunk(b"IEND", b""),
         )
     )
+
+
+def _rows(img: Image.Image, palette_img: Image.Image) -> bytes:
+    """``img``'s rows as a PNG's picture data: each row its filter type (0) and its palette
+    indices."""
+    w, h = img.size
+    indices = img.quantize(palette=palette_img, dither=Image.Dither.NONE)
+    # Each row of a PNG starts with its filter type: a column of zeros left of the picture.
+    rows = Image.new("P", (w + 1, h), 0)
+    rows.paste(indices, (1, 0))
+    return rows.tobytes()
 
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"

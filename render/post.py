@@ -17,7 +17,7 @@ from engine.views import View
 from i18n import speaking
 
 from . import alt, encode
-from .closeup import closeup_regions, draw_closeup
+from .closeup import closeup_parts, closeup_regions
 from .overview import draw_overview
 from .png_palette import palette_image
 from .sheet import draw_sheet
@@ -27,8 +27,9 @@ WIDTH = 1080
 PictureData = tuple[str, bytes, str]
 
 
-def _png(img: Image.Image) -> bytes:
-    return encode.png(img, palette_image())
+def _png(*parts: Image.Image) -> bytes:
+    """The picture made of ``parts`` (one below the other) as a PNG."""
+    return encode.stacked_png(parts, palette_image())
 
 
 def render_post(
@@ -47,9 +48,9 @@ def render_post(
     code: the renderer may run in another process, so the caller's language is not assumed)."""
     lit = [h.strip().upper() for h in highlight]
     with speaking(lang):
-        drawn = [("board.png", draw_overview(view, lit, WIDTH), alt.alt_overview(view, last_move))]
+        drawn = [("board.png", [draw_overview(view, lit, WIDTH)], alt.alt_overview(view, last_move))]
         for k, region in enumerate(closeup_regions(view, lit, focus)):
-            closeup = draw_closeup(view, region, lit, WIDTH)
-            drawn.append((f"closeup-{k + 1}.png", closeup, alt.alt_closeup(view, region.title, region.hexes)))
-        drawn.append(("table.png", draw_sheet(view, WIDTH), alt.alt_sheet(view)))
-    return [(name, _png(img), text) for name, img, text in drawn]
+            parts = list(closeup_parts(view, region, lit, WIDTH))
+            drawn.append((f"closeup-{k + 1}.png", parts, alt.alt_closeup(view, region.title, region.hexes)))
+        drawn.append(("table.png", [draw_sheet(view, WIDTH)], alt.alt_sheet(view)))
+    return [(name, _png(*parts), text) for name, parts, text in drawn]

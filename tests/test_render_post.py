@@ -6,10 +6,13 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from i18n import LANGUAGES
-from render import fonts, render_post
+from render import encode, fonts, render_post
+from render.closeup import closeup_parts, closeup_regions, draw_closeup
+from render.palette import BACKGROUND, PAPER
+from render.png_palette import palette_image
 from render.post import WIDTH
 from render.samples import Sample, gallery
 
@@ -48,3 +51,23 @@ def test_the_rule_is_kept_when_a_layout_asks_for_less() -> None:
         fonts.text(img, (0, 0), "tiny", 8, (255, 255, 255))
     assert least == 20 and [(t.text, t.size, t.smallest) for t in fonts.too_small] == [("tiny", 8, 20)]
     fonts.too_small.clear()
+
+
+@pytest.mark.parametrize("sample", SAMPLES[:4], ids=[s.name for s in SAMPLES[:4]])
+def test_a_close_up_written_from_its_parts_is_the_close_up(sample: Sample) -> None:
+    """`render_post` writes a close-up's title strip and board into one PNG without pasting
+    them together: the same PNG as the pasted picture's, and the title stays on its strip."""
+    focus = sample.view.pending[0] if sample.view.pending else None
+    for region in closeup_regions(sample.view, sample.highlight, focus):
+        strip, board = closeup_parts(sample.view, region, sample.highlight, WIDTH)
+        whole = draw_closeup(sample.view, region, sample.highlight, WIDTH)
+        assert encode.stacked_png([strip, board], palette_image()) == encode.png(whole, palette_image())
+        assert Image.open(io.BytesIO(encode.png(whole, palette_image()))).convert("RGB").tobytes() == (
+            whole.quantize(palette=palette_image(), dither=Image.Dither.NONE).convert("RGB").tobytes()
+        )
+        with fonts.picture(WIDTH) as least:  # the title fits its strip: nothing of it is cut off
+            title = Image.new("RGB", (WIDTH, strip.height * 3), BACKGROUND)
+            size = fonts.fit(region.title, round(least * 1.15), WIDTH - 1.6 * least, True, least)
+            fonts.text(title, (least * 0.8, strip.height * 1.5), region.title, size, PAPER, "lm", True)
+        ink = ImageChops.difference(title, Image.new("RGB", title.size, BACKGROUND)).getbbox()
+        assert ink is not None and strip.height <= ink[1] and ink[3] <= 2 * strip.height, (ink, strip.height)
