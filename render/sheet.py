@@ -308,7 +308,7 @@ def politics_block(view: View, s: Scale) -> Block:
             tile = cards.card_tile(card, w, h, size, room)
             x = s.margin + (k % per_row) * (w + gap)
             y = top + head_h + (k // per_row) * (h + gap)
-            sprites.blit(img, tile, (x, y))
+            sprites.blit_over(img, tile, (x, y), PANEL)
 
     return Block(head_h + rows * (h + gap) + s.px(14), draw)
 

@@ -334,6 +334,18 @@ def blit(base: Image.Image, sprite: Image.Image, xy: tuple[int, int]) -> None:
         base.paste(part, (xy[0] + dx, xy[1] + dy), part if blend else None)
 
 
+def blit_over(base: Image.Image, sprite: Image.Image, xy: tuple[int, int], under: RGB) -> None:
+    """`blit` where ``base`` is still plain ``under`` (nothing drawn there yet): the sprite is
+    blended on that colour once (kept with the sprite) and then only copied. The same pixels:
+    blending works pixel by pixel, on the same colours."""
+    flat: dict[RGB, Image.Image] = sprite.info.setdefault("citta_flat", {})
+    if under not in flat:
+        img = Image.new("RGB", sprite.size, under)
+        blit(img, sprite, (0, 0))
+        flat[under] = img
+    base.paste(flat[under], xy)
+
+
 Part = tuple[Image.Image, tuple[int, int], bool]
 
 

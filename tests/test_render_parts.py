@@ -114,3 +114,17 @@ def test_a_sprite_blitted_in_bands_is_the_sprite_pasted_with_its_alpha() -> None
             assert blitted.tobytes() == pasted.tobytes(), mode
     assert [blend for _, _, blend in sprites._parts(card)] == [True, False, True]
     assert len(sprites._parts(holed)) == 1
+
+
+def test_a_sprite_blitted_over_a_plain_colour_is_the_sprite_blended_there() -> None:
+    tile = Image.new("RGBA", (120, 90), (0, 0, 0, 0))
+    sprites.rounded(tile, (0, 0, 120, 90), 14, (250, 240, 220), (40, 40, 40), 3)
+    for under in ((242, 236, 224), (10, 120, 200)):
+        for _ in range(2):  # the second time from the sprite's flattened copy
+            base = Image.new("RGB", (200, 150), under)
+            ImageDraw.Draw(base).line((150, 0, 200, 20), fill=(255, 255, 0), width=9)  # not under it
+            pasted, blitted = base.copy(), base.copy()
+            pasted.paste(tile, (33, 41), tile)
+            sprites.blit_over(blitted, tile, (33, 41), under)
+            assert blitted.tobytes() == pasted.tobytes(), under
+    assert set(tile.info["citta_flat"]) == {(242, 236, 224), (10, 120, 200)}
