@@ -140,8 +140,9 @@ class OutboxStorage(ClockStorage):
                 (message_id, now, outbox_id),
             )
             await self.db.execute("DELETE FROM outbox_files WHERE outbox = ?", (outbox_id,))
-            await self.db.execute(
-                "UPDATE games SET blocked = NULL WHERE id = (SELECT game FROM outbox WHERE id = ?)",
+            await self.db.execute(  # only if blocked: not rewriting the game's row at every post
+                "UPDATE games SET blocked = NULL WHERE id = (SELECT game FROM outbox WHERE id = ?) "
+                "AND blocked IS NOT NULL",
                 (outbox_id,),
             )
 
