@@ -27,6 +27,7 @@ True
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from typing import Any
 
 from bot.results import Button, DirectMessage, Drawing, Message, Outcome, Picture, Post
@@ -44,9 +45,7 @@ def _message(m: Message) -> dict[str, Any]:
         "buttons": [_button(b) for b in m.buttons],
     }
     if m.drawing is not None:
-        d = m.drawing
-        data["drawing"] = {"key": d.key, "view": d.view, "highlight": list(d.highlight),
-                           "last_move": d.last_move, "focus": d.focus, "lang": d.lang}  # fmt: skip
+        data["drawing"] = asdict(m.drawing)
     elif m.pictures:
         data["pictures"] = [{"filename": p.filename, "alt": p.alt, "size": len(p.data)} for p in m.pictures]
     return data
@@ -55,9 +54,7 @@ def _message(m: Message) -> dict[str, Any]:
 def _blob(m: Message) -> bytes | None:
     """What is stored apart from the payload: the pictures one after the other (unless they are
     drawn from the stored drawing), or the file."""
-    if m.drawing is not None:
-        return m.image
-    return b"".join(p.data for p in m.pictures) if m.pictures else m.image
+    return b"".join(p.data for p in m.pictures) if m.pictures and m.drawing is None else m.image
 
 
 def _pictures(listed: list[dict[str, Any]], blob: bytes | None) -> tuple[Picture, ...]:
@@ -73,7 +70,7 @@ def _load_button(d: dict[str, Any]) -> Button:
 
 
 def _load_drawing(d: dict[str, Any]) -> Drawing:
-    return Drawing(d["key"], d["view"], tuple(d["highlight"]), d["last_move"], d["focus"], d["lang"])
+    return Drawing(**{**d, "highlight": tuple(d["highlight"])})
 
 
 def _load_message(d: dict[str, Any], image: bytes | None) -> Message:
