@@ -252,6 +252,10 @@ async def test_clocks_follow_whom_the_game_waits_for(store: StorageProtocol) -> 
     [read] = await store.clocks(game)
     assert await store.remind(game, reminded=[read], stalled=[], posts=[], now=40) == []
     assert await store.clocks(game) == [Clock(game, 0, 20, 0, 2, 40, True)]
+    assert await commit(store, game, 3, move(4, 0), clocks=[Clock(game, 0, 45)]) is not None
+    assert await store.clocks(game) == [Clock(game, 0, 20, 0, 2, 40, True)], "kept with its reminders"
+    assert await commit(store, game, 4, move(5, 0), clocks=[Clock(game, 0, 45)], restart=[0]) is not None
+    assert await store.clocks(game) == [Clock(game, 0, 45)], "a restarted clock starts afresh"
     assert [c.game for c in await store.clocks()] == [game, later]
     await store.reset_clocks(game, [Clock(game, 0, 50, 7), Clock(game, 1, 50)])
     assert await store.clocks(game) == [Clock(game, 0, 50, 7), Clock(game, 1, 50)]
@@ -352,8 +356,10 @@ async def test_a_post_being_stored_is_not_overtaken_by_a_later_one(postgres: str
         await asyncio.sleep(0.3)
         assert not later.done(), "waits for the first transaction of its channel"
         assert await second.outbox_heads() == [await second.outbox(elsewhere[0])]
+        [again] = await first._enqueue(conn, None, [Post(CHANNEL, Message("first, again"))], 0)
     [theirs] = await later
-    assert mine < theirs and [h.id for h in await second.outbox_heads()] == [mine, *elsewhere]
+    assert mine < again < theirs, "the waiting post took its id only once it had the channel's lock"
+    assert [h.id for h in await second.outbox_heads()] == [mine, *elsewhere]
     await first.close()
     await second.close()
 

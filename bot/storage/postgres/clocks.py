@@ -64,20 +64,18 @@ class PgClocks(PgBase):
         """Keep the clocks of seats still waited for; start ``clocks`` for the others (and for
         the seats in ``restart``, which have just moved); drop the clocks of everyone else
         (inside the caller's transaction)."""
-        waiting = [c.seat for c in clocks]
+        # One statement (one round trip): the DELETE and the INSERT touch different seats (those
+        # no longer waited for, those waited for), so neither needs to see the other's rows. A
+        # restarted seat's clock is reset in place, all its columns as a fresh row has them.
         await conn.execute(
-            "DELETE FROM clocks WHERE game = $1 AND NOT (seat = ANY($2::integer[]))", game_id, waiting
-        )
-        if restart:
-            await conn.execute(
-                "DELETE FROM clocks WHERE game = $1 AND seat = ANY($2::integer[])", game_id, list(restart)
-            )
-        await many(
-            conn,
-            "INSERT INTO clocks (game, seat, since, paused) VALUES ($1, $2, $3, $4) "
-            "ON CONFLICT (game, seat) DO NOTHING",
-            [(game_id, c.seat, c.since, c.paused) for c in clocks],
-        )
+            "WITH gone AS (DELETE FROM clocks WHERE game = $1 AND NOT (seat = ANY($2::integer[]))) "
+            "INSERT INTO clocks (game, seat, since, paused) SELECT $1, c.seat, c.since, c.paused "
+            "FROM unnest($2::integer[], $3::bigint[], $4::bigint[]) AS c(seat, since, paused) "
+            "ON CONFLICT (game, seat) DO UPDATE SET since = EXCLUDED.since, paused = EXCLUDED.paused, "
+            "reminders = 0, last_reminded = NULL, stalled = false WHERE clocks.seat = ANY($5::integer[])",
+            game_id, [c.seat for c in clocks], [c.since for c in clocks], [c.paused for c in clocks],
+            list(restart),
+        )  # fmt: skip
 
     async def clocks(self, game_id: int | None = None) -> list[Clock]:
         """The running clocks of one game, or of every running game."""
