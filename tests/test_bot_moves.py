@@ -143,6 +143,31 @@ async def test_simultaneous_decisions_of_two_players_are_both_applied(svc: Citta
     assert {(m.seat, m.text) for m in after[-2:]} == {(a, moves[a]), (b, moves[b])}
 
 
+async def test_a_move_sent_while_the_move_before_it_is_stored_is_accepted_after_it(
+    svc: CittaService,
+) -> None:
+    """The second move is read before the first is stored (it waits for the game's lock): it is
+    checked again on the position the first move made, not refused as out of turn."""
+    await start_game(svc, 2)
+    game = await current(svc)
+    first = game.pending_seats()[0]
+    move = game.default_move(first)
+    assert move is not None
+    game.play(first, move)
+    second = game.pending_seats()[0]
+    assert second != first, "the other player's turn follows"
+    answer = game.default_move(second)
+    await asyncio.gather(
+        svc.play(PLAYERS[first].id, str(move), channel=CHANNEL, confirmed=True),
+        svc.play(PLAYERS[second].id, str(answer), channel=CHANNEL, confirmed=True),
+    )
+    row = await svc.storage.open_game(CHANNEL)
+    assert row is not None
+    assert [(m.seat, m.text) for m in await svc.storage.moves(row.id)][-2:] == [
+        (first, str(move)), (second, str(answer))
+    ]  # fmt: skip
+
+
 async def _game_with_poll(svc: CittaService) -> tuple[int, int]:
     """A 3-player game whose first player may poll; (game id, seat of that player)."""
     for seed in range(1, 200):

@@ -104,14 +104,17 @@ class CittaService(
         first = await self._game_row(channel, game_id)
         async with self.game_lock(first.id):
             return await self._play(
-                user_id, text, first.id, first.version if based_on is None else based_on, seat, confirmed
+                user_id, text, first, first.version if based_on is None else based_on, seat, confirmed
             )
 
     async def _play(
-        self, user_id: int, text: str, game_id: int, based_on: int, seat: int | None, confirmed: bool
+        self, user_id: int, text: str, first: GameRow, based_on: int, seat: int | None, confirmed: bool
     ) -> Outcome:
-        for _attempt in range(ATTEMPTS):
-            row = await self._game_row(None, game_id)
+        for attempt in range(ATTEMPTS):
+            # The row read before the lock will do for a first try: a move stored meanwhile makes
+            # the commit find a newer version (and a refusal look again: `_current`), and the
+            # next try reads the game again.
+            row = first if attempt == 0 else await self._game_row(None, first.id)
             me, seats = await self._seat_of(row, user_id)
             if seat is not None and me.seat != seat:
                 owner = next((s.name for s in seats if s.seat == seat), _("another player"))
@@ -135,12 +138,16 @@ class CittaService(
                         number=earlier.number,
                     )
                 )
-            game = self._restore(row)
+            game = self.positions.take(row)
             try:
                 action = game.check(me.seat, text)[0]
             except IllegalMove as e:
+                if not await self._current(row, first):
+                    continue
                 raise await self._refusal(row, game, me, text, e) from None
             if not confirmed and (warning := summary.waste_warning(game, action)):
+                if not await self._current(row, first):
+                    continue
                 cid = custom_id(row.id, row.version, me.seat, move=str(action))
                 button = Button(_("Play {move} anyway", move=action), cid, "danger")
                 return Outcome(reply=Message(warning, ephemeral=True, buttons=(button,)), game=row.id)
@@ -151,6 +158,12 @@ class CittaService(
                 log.info("game %s: seat %s played %s", row.id, me.seat, action)
                 return outcome
         raise AlreadyMade(_("That move was already made."))
+
+    async def _current(self, row: GameRow, first: GameRow) -> bool:
+        """Whether a move may be refused (or questioned) on ``row``: a row read inside the game's
+        lock may; ``first``, read before it, only while the game is still at its version (a move
+        stored as this one waited for the lock may have made it legal)."""
+        return row is not first or (await self._game_row(None, first.id)).version == first.version
 
     async def _refusal(
         self, row: GameRow, game: Game, me: SeatRow, text: str, error: IllegalMove
@@ -177,7 +190,7 @@ class CittaService(
         mine = next((s for s in seats if s.user_id == user_id), None)
         if mine is None:
             return []
-        return choices_for(self._restore(row), mine.seat, typed)
+        return choices_for(self.positions.look(row), mine.seat, typed)
 
     # --- questions ------------------------------------------------------------------
 
