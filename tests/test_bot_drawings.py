@@ -7,37 +7,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from test_bot_support import CHANNEL, PLAYERS, PNG, FakeRenderer, current, open_service, query, start_game
+from test_bot_support import (
+    CHANNEL,
+    PLAYERS,
+    PNG,
+    FakeRenderer,
+    RecordingClient,
+    current,
+    open_service,
+    query,
+    start_game,
+)
 
 from bot.client.delivery import Deliverer
 from bot.results import Drawing, Picture
 from bot.service.drawings import Drawings
 from bot.storage import envelope
-
-
-class _Sent:
-    id = 4242
-
-
-class _Channel:
-    def __init__(self, sent: list[dict[str, Any]]) -> None:
-        self.sent = sent
-
-    async def send(self, **kwargs: Any) -> _Sent:
-        self.sent.append(kwargs)
-        return _Sent()
-
-
-class _Client:
-    """What the delivery task asks of Discord, answered at once; the posts' files recorded."""
-
-    user = None
-
-    def __init__(self) -> None:
-        self.sent: list[dict[str, Any]] = []
-
-    def get_partial_messageable(self, channel_id: int) -> _Channel:
-        return _Channel(self.sent)
 
 
 def _files(kwargs: dict[str, Any]) -> list[tuple[str, bytes]]:
@@ -72,7 +57,7 @@ async def test_the_delivery_sends_the_kept_pictures_and_lets_them_go(database: P
     seat = (await current(svc)).pending_seats()[0]
     await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
     drawn = len(renderer.calls)
-    client = _Client()
+    client = RecordingClient()
     await Deliverer(client, svc.storage, drawings=svc.drawings).settle()  # type: ignore[arg-type]
     assert [_files(k) for k in client.sent] == [[("board.png", PNG)]] * 2
     assert len(renderer.calls) == drawn and svc.drawings.drawn_again == 0, "nothing drawn twice"
@@ -97,7 +82,7 @@ async def test_after_a_restart_the_pictures_are_drawn_again_from_the_stored_draw
 
     renderer = FakeRenderer()
     second = await open_service(database, renderer)
-    client = _Client()
+    client = RecordingClient()
     await Deliverer(client, second.storage, drawings=second.drawings).settle()  # type: ignore[arg-type]
     assert [_files(k) for k in client.sent] == [[("board.png", PNG)]] * 2
     assert second.drawings.drawn_again == 2
@@ -114,7 +99,7 @@ async def test_without_a_way_to_draw_a_stored_post_goes_out_without_pictures(dat
     await start_game(first, 2)
     await first.close()
     second = await open_service(database)
-    client = _Client()
+    client = RecordingClient()
     await Deliverer(client, second.storage).settle()  # type: ignore[arg-type]
     assert len(client.sent) == 1 and _files(client.sent[0]) == []
     await second.close()

@@ -60,6 +60,31 @@ MIDNIGHT = 1_699_920_000  # 2023-11-14 00:00 UTC
 HOUR = 3600
 
 
+class _Sent:
+    id = 4242
+
+
+class _Channel:
+    def __init__(self, sent: list[dict[str, Any]]) -> None:
+        self.sent = sent
+
+    async def send(self, **kwargs: Any) -> _Sent:
+        self.sent.append(kwargs)
+        return _Sent()
+
+
+class RecordingClient:
+    """What the delivery task asks of Discord, answered at once; the posts' files recorded."""
+
+    user = None
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def get_partial_messageable(self, channel_id: int) -> _Channel:
+        return _Channel(self.sent)
+
+
 class FakeClock:
     """The service's clock in tests: time moves only when the test says so."""
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -120,6 +121,8 @@ class Deliverer:
         self._waiting: dict[int, list[asyncio.Future[None]]] = {}
         """Who waits for each post (`wait`): woken when that one is settled, and only then."""
         self._lanes: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        """Channels with a pending post seen while their lane ran (`_lane_done`)."""
         self._outcomes: dict[int, Delivery] = {}
 
     def now(self) -> int:
@@ -160,8 +163,17 @@ class Deliverer:
                 due = min(due, free)
             elif lane is None or lane.done():
                 lane = self._lanes[head.channel] = asyncio.create_task(self._lane(head.channel))
-                lane.add_done_callback(lambda _: self.wake())  # for posts stored as it finished
+                lane.add_done_callback(functools.partial(self._lane_done, head.channel))
+            else:  # the lane may have claimed its last post before this one was stored
+                self._again.add(head.channel)
         return due
+
+    def _lane_done(self, channel: int, _lane: asyncio.Task[None]) -> None:
+        """A lane ended: look again if a post of its channel was seen while it ran (it may have
+        ended without it)."""
+        if channel in self._again:
+            self._again.discard(channel)
+            self.wake()
 
     async def settle(self) -> None:
         """Deliver until nothing due is left (what is waiting for a retry stays): at shutdown,
@@ -204,10 +216,18 @@ class Deliverer:
 
     async def _lane(self, channel: int) -> None:
         """Send the channel's pending posts in order, each claimed first, until one must wait (or
-        another process holds it)."""
+        another process holds it). Having sent posts and found no more, it ends quietly (a post
+        stored meanwhile: `_lane_done`); otherwise the run loop looks again, and then waits for
+        what holds the channel up (a retry, a permission, another process's claim)."""
+        sent = 0
         while (head := await self._claim(channel)) is not None:
             if not await self._deliver(head):
+                break
+            sent += 1
+        else:
+            if sent:
                 return
+        self.wake()
 
     async def _claim(self, channel: int) -> OutboxRow | None:
         now, me = self.now(), self.claimant

@@ -1,0 +1,74 @@
+"""A channel's lane (the delivery task sends a channel's posts in order, one lane per channel):
+a post stored just as the lane finds no more is still sent at once, without another look at
+the whole outbox after every lane."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from test_bot_support import CHANNEL, RecordingClient
+
+from bot.client.delivery import Deliverer
+from bot.results import Message, Post
+from bot.storage.protocol import StorageProtocol
+
+
+class _StoredAsTheLaneEnds:
+    """The storage, with a post stored (and the outbox looked at, the lane still running) just
+    as the lane's claim finds nothing more, the first time."""
+
+    def __init__(self, storage: StorageProtocol) -> None:
+        self.storage = storage
+        self.deliverer: Deliverer | None = None
+        self.late: list[int] = []
+        self.heads = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.storage, name)
+
+    async def outbox_heads(self, *args: Any) -> Any:
+        self.heads += 1
+        return await self.storage.outbox_heads(*args)
+
+    async def outbox_claim(self, channel: int, *args: Any) -> Any:
+        row = await self.storage.outbox_claim(channel, *args)
+        if row is None and not self.late and self.deliverer is not None:
+            self.late = await self.storage.enqueue(None, [Post(channel, Message("late"))], 0)
+            await self.deliverer.flush()
+        return row
+
+
+async def test_a_post_stored_as_its_channel_s_lane_ends_is_sent_at_once(store: StorageProtocol) -> None:
+    client, racing = RecordingClient(), _StoredAsTheLaneEnds(store)
+    deliverer = Deliverer(client, racing)  # type: ignore[arg-type]
+    racing.deliverer = deliverer
+    [first] = await store.enqueue(None, [Post(CHANNEL, Message("first"))], 0)
+    task = asyncio.create_task(deliverer.run())
+    try:
+        assert (await deliverer.wait([first], 5))[first].state == "sent"
+        for _ in range(100):
+            if racing.late:
+                break
+            await asyncio.sleep(0.01)
+        assert (await deliverer.wait(racing.late, 5))[racing.late[0]].state == "sent"
+        assert [m["content"] for m in client.sent] == ["first", "late"]
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+async def test_a_lane_that_sent_its_posts_ends_without_another_look_at_the_outbox(
+    store: StorageProtocol,
+) -> None:
+    client, counting = RecordingClient(), _StoredAsTheLaneEnds(store)
+    deliverer = Deliverer(client, counting)  # type: ignore[arg-type]
+    ids = await store.enqueue(None, [Post(CHANNEL, Message("one")), Post(CHANNEL, Message("two"))], 0)
+    task = asyncio.create_task(deliverer.run())
+    try:
+        assert {d.state for d in (await deliverer.wait(ids, 5)).values()} == {"sent"}
+        await asyncio.sleep(0.1)
+        assert counting.heads == 1, "one look at the outbox started the lane; none after it"
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
