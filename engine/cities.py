@@ -42,11 +42,15 @@ def has_market(city: City) -> bool:
     return any(b.kind == "market" for b in city.buildings)
 
 
-def population_limit(city: City) -> int:
-    """5 without a market, 8 with a market but no fountain or bath, else unlimited (§5.5)."""
-    if not has_market(city):
+def population_limit(city: City, *, adding: str | None = None) -> int:
+    """5 without a market, 8 with a market but no fountain or bath, else unlimited (§5.5);
+    with ``adding``: once a building of that kind has joined the city."""
+    kinds = {b.kind for b in city.buildings}
+    if adding is not None:
+        kinds.add(adding)
+    if "market" not in kinds:
         return 5
-    if not any(b.kind in WATER for b in city.buildings):
+    if not kinds & WATER:
         return 8
     return UNLIMITED
 

@@ -36,7 +36,7 @@ from .construction import found_source
 from .game import Game
 from .placement import city_at_neighbour
 from .relocation import takes_from, winners_against
-from .state import Building, City, GameState
+from .state import City, GameState
 from .turn import built_kind, card_cost
 from .words import ENGLISH, Words, term
 
@@ -139,9 +139,7 @@ def _build(state: GameState, seat: int, kind: str, a: Action, words: Words) -> s
     if kind == "market":
         effects.append(words.t("+1 citizen"))
     before = population_limit(city)
-    after = population_limit(
-        city.model_copy(update={"buildings": [*city.buildings, Building(hex=a.hex, kind=kind)]})
-    )
+    after = population_limit(city, adding=kind)
     if after != before:  # a limit only grows (or goes)
         if after >= UNLIMITED:
             effects.append(words.t("limit {before}→none", before=before))

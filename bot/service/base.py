@@ -16,6 +16,7 @@ import i18n
 from bot.errors import NoGame, NotSeated
 from bot.results import Drawing, Outcome, Picture, Post
 from bot.service.drawings import Drawings
+from bot.service.positions import Positions, restore
 from bot.service.workers import ThreadWorkers, Workers
 from bot.storage.backends import open_storage
 from bot.storage.protocol import StorageProtocol
@@ -99,6 +100,8 @@ class ServiceBase:
         self.renderer = renderer
         self.workers: Workers = workers or ThreadWorkers()
         """Where computer players think and boards are drawn (worker processes in the bot)."""
+        self.positions = Positions()
+        """Games restored once per version (see `bot.service.positions`)."""
         self.drawings = Drawings(self.redraw)
         """Turn posts' pictures, kept until the delivery task sends the post (see
         `bot.service.drawings`)."""
@@ -139,8 +142,7 @@ class ServiceBase:
 
     @staticmethod
     def _restore(row: GameRow) -> Game:
-        assert row.snapshot is not None and row.record is not None
-        return Game.restore(row.snapshot, row.record)
+        return restore(row)
 
     async def _seat_of(self, row: GameRow, user_id: int) -> tuple[SeatRow, list[SeatRow]]:
         seats = await self.storage.seats(row.id)

@@ -89,7 +89,7 @@ class CommitMixin(EndingMixin):
             if not any(s.played_by_bot for s in seats):
                 return outcomes  # every seat is a player's own (most moves: no position to restore)
             by_seat = {s.seat: s for s in seats}
-            game = self._restore(row)
+            game = self.positions.look(row)
             todo = [s for s in game.pending_seats() if by_seat[s].played_by_bot]
             if game.is_over or not todo:
                 return outcomes
@@ -102,6 +102,7 @@ class CommitMixin(EndingMixin):
                 now_row = await self.storage.game(game_id)
                 if now_row is None or now_row.version != row.version:
                     continue
+                game = self.positions.take(row)
                 before = stage(game)
                 made = [Made(seat.seat, move, game.play(seat.seat, move), auto=True, how=how)]
                 batch = await self.storage.last_batch_id(game_id)
@@ -128,7 +129,7 @@ class CommitMixin(EndingMixin):
         batch: int | None = None,
     ) -> Outcome | None:  # fmt: skip
         """Store the moves with their announcement; None when another move got in first."""
-        year = game.view(None).year
+        year = game.state.year  # the secrets' year (as `View.year`, without drawing a view)
         rows, notes = [], []
         for k, m in enumerate(made, start=row.version + 1):
             public = [(e.kind, e.text) for e in summary.public(m.events)]
@@ -150,9 +151,10 @@ class CommitMixin(EndingMixin):
         version = row.version + len(made)
         outcome = await self._outcome(row, version, game, seats, made, actor=actor, resign=resign, lead=lead,
                                       lit=lit, before=before)  # fmt: skip
+        record = game.record().model_dump(mode="json")
         async with self._ending(row, game, seats) as places:
             ids = await self.storage.commit_moves(
-                row.id, based_on=row.version, moves=rows, record=game.record().model_dump(mode="json"),
+                row.id, based_on=row.version, moves=rows, record=record,
                 snapshot=game.snapshot(), status=status, highlight=lit, secrets=notes, now=self.now(),
                 resign=resign, clocks=self._clocks(row, game, seats, gone), restart={m.seat for m in made},
                 away=away, posts=[Post(row.channel, outcome=outcome), *self._final_posts(row, places)],
@@ -160,6 +162,7 @@ class CommitMixin(EndingMixin):
             )  # fmt: skip
         if ids is None:
             return None
+        self.positions.keep(row.id, version, record, game)
         return outcome.stored(ids)
 
     async def _outcome(

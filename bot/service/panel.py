@@ -251,7 +251,7 @@ class PanelMixin(ServiceBase):
         if based_on is not None and based_on != row.version:
             note = note or _("🔄 The game moved on since this panel was made: here is a fresh one.")
             path, page = (), 0
-        game = self._restore(row)
+        game = self.positions.look(row)
         msg = panel_message(game, row.id, row.version, me.seat, path, page, note)
         if not game.legal_moves(me.seat):
             users = {s.seat: s.user_id for s in seats}
