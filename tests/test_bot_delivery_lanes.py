@@ -1,6 +1,6 @@
 """A channel's lane (the delivery task sends a channel's posts in order, one lane per channel):
 a post stored just as the lane finds no more is still sent at once, without another look at
-the whole outbox after every lane."""
+the whole outbox after every lane, nor a claim after the channel's last post."""
 
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ from bot.storage.protocol import StorageProtocol
 
 class _StoredAsTheLaneEnds:
     """The storage, with a post stored (and the outbox looked at, the lane still running) just
-    as the lane's claim finds nothing more, the first time."""
+    as the lane learns that its channel has nothing more pending, the first time."""
 
     def __init__(self, storage: StorageProtocol) -> None:
         self.storage = storage
         self.deliverer: Deliverer | None = None
         self.late: list[int] = []
-        self.heads = 0
+        self.heads = self.claims = 0
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.storage, name)
@@ -31,12 +31,18 @@ class _StoredAsTheLaneEnds:
         self.heads += 1
         return await self.storage.outbox_heads(*args)
 
-    async def outbox_claim(self, channel: int, *args: Any) -> Any:
-        row = await self.storage.outbox_claim(channel, *args)
-        if row is None and not self.late and self.deliverer is not None:
-            self.late = await self.storage.enqueue(None, [Post(channel, Message("late"))], 0)
+    async def outbox_claim(self, *args: Any) -> Any:
+        self.claims += 1
+        return await self.storage.outbox_claim(*args)
+
+    async def outbox_sent(self, outbox_id: int, *args: Any) -> bool:
+        more = await self.storage.outbox_sent(outbox_id, *args)
+        if not more and not self.late and self.deliverer is not None:
+            row = await self.storage.outbox(outbox_id)
+            assert row is not None
+            self.late = await self.storage.enqueue(None, [Post(row.channel, Message("late"))], 0)
             await self.deliverer.flush()
-        return row
+        return more
 
 
 async def test_a_post_stored_as_its_channel_s_lane_ends_is_sent_at_once(store: StorageProtocol) -> None:
@@ -69,6 +75,7 @@ async def test_a_lane_that_sent_its_posts_ends_without_another_look_at_the_outbo
         assert {d.state for d in (await deliverer.wait(ids, 5)).values()} == {"sent"}
         await asyncio.sleep(0.1)
         assert counting.heads == 1, "one look at the outbox started the lane; none after it"
+        assert counting.claims == 2, "each post claimed; no claim after the last"
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)

@@ -346,6 +346,16 @@ async def test_storing_posts_wakes_the_delivery(store: StorageProtocol) -> None:
     assert woken
 
 
+async def test_a_sent_post_tells_whether_another_of_its_channel_is_pending(store: StorageProtocol) -> None:
+    one, two, elsewhere = await store.enqueue(
+        None, [Post(CHANNEL, Message("1")), Post(CHANNEL, Message("2")), Post(CHANNEL + 1, Message("x"))], 0
+    )
+    assert await store.outbox_sent(one, 11, 1) is True, "two waits behind it"
+    assert await store.outbox_sent(two, 12, 2) is False, "another channel's post does not count"
+    assert (await store.outbox(two)).state == "sent"  # type: ignore[union-attr]
+    assert [h.id for h in await store.outbox_heads()] == [elsewhere]
+
+
 async def test_a_post_being_stored_is_not_overtaken_by_a_later_one(postgres: str) -> None:
     """PostgreSQL: a channel's ids are taken in commit order (an advisory lock per channel)."""
     first, second = await PostgresStorage.open(postgres), await PostgresStorage.open(postgres)

@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from typing import Literal
 
 import aiohttp
 import discord
@@ -96,6 +97,12 @@ class Blocked(Exception):
     def __init__(self, missing: str) -> None:
         super().__init__(missing)
         self.missing = missing
+
+
+Went = Literal["wait", "next", "last"]
+"""What a delivered post leaves its lane: ``wait`` (it must wait: a retry, a permission, a
+paused game), ``next`` (go on with the channel's next post), ``last`` (sent, and no other post of
+its channel was pending)."""
 
 
 class Gone(Exception):
@@ -221,9 +228,12 @@ class Deliverer:
         what holds the channel up (a retry, a permission, another process's claim)."""
         sent = 0
         while (head := await self._claim(channel)) is not None:
-            if not await self._deliver(head):
+            went = await self._deliver(head)
+            if went == "wait":
                 break
             sent += 1
+            if went == "last":  # the storage saw no other post of the channel pending
+                return
         else:
             if sent:
                 return
@@ -233,8 +243,8 @@ class Deliverer:
         now, me = self.now(), self.claimant
         return await self.storage.outbox_claim(channel, me.owner, now, now + me.lease)
 
-    async def _deliver(self, row: OutboxRow) -> bool:
-        """Send one announcement; whether the channel may go on with the next."""
+    async def _deliver(self, row: OutboxRow) -> Went:
+        """Send one announcement; whether the channel's next may follow (`Went`)."""
         post = envelope.load(row.channel, row.payload, row.image)
         done = dict(row.dms_done)
         for i, dm in enumerate(post.direct):
@@ -251,26 +261,26 @@ class Deliverer:
             message_id = None if msg is None else await self._post(row, msg)
         except Blocked as e:
             await self._blocked(row, e.missing)
-            return False
+            return "wait"
         except Gone as e:
             games = await self.storage.hold_channel(row.channel, str(e), self.now())
             log.warning("Channel %s is gone (%s): game(s) %s paused", row.channel, e, games)
             await self._settle(row.id, Delivery("held", error=str(e)))
-            return False
+            return "wait"
         except Exception as e:  # a network fault or a Discord outage: later, with backoff
             wait = min(MAX_BACKOFF, 2 ** min(row.attempts + 1, 9))
             log.warning("Posting in channel %s failed (%s); next try in %s s", row.channel, _why(e), wait)
             await self.storage.outbox_retry(row.id, self.now() + wait, _why(e))
             await self._settle(row.id, Delivery("pending", error=_why(e)))
-            return False
+            return "wait"
         if msg is not None and msg.drawing is not None and self.drawings is not None:
             self.drawings.drop(msg.drawing)  # sent, or refused for good: not needed again
         if message_id == -1:
             await self._settle(row.id, Delivery("failed"))
-            return True
-        await self.storage.outbox_sent(row.id, message_id, self.now())
+            return "next"
+        more = await self.storage.outbox_sent(row.id, message_id, self.now())
         await self._settle(row.id, Delivery("sent"))
-        return True
+        return "next" if more else "last"
 
     async def _post(self, row: OutboxRow, msg: Message) -> int:
         """Send the channel message (or find it, if an earlier try got through); its id, -1 when

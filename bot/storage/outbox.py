@@ -130,9 +130,10 @@ class OutboxStorage(ClockStorage):
                 (f'$."{index}"', message_id, outbox_id),
             )
 
-    async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> None:
+    async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> bool:
         """Delivered: the attached file and the drawing (`bot.service.drawings`: a few KB, needed
-        no more) are dropped, and the game's channel works again."""
+        no more) are dropped, and the game's channel works again; whether another post of its
+        channel is pending."""
         async with self._transaction():
             await self.db.execute(
                 "UPDATE outbox SET state = 'sent', message_id = ?, sent_at = ?, error = NULL, "
@@ -145,6 +146,12 @@ class OutboxStorage(ClockStorage):
                 "AND blocked IS NOT NULL",
                 (outbox_id,),
             )
+            [(more,)] = await self.db.execute_fetchall(
+                "SELECT EXISTS (SELECT 1 FROM outbox WHERE state = 'pending' "
+                "AND channel = (SELECT channel FROM outbox WHERE id = ?))",
+                (outbox_id,),
+            )
+        return bool(more)
 
     async def outbox_retry(self, outbox_id: int, next_try: int, error: str) -> None:
         """Not sent this time; the channel's later posts wait behind it."""

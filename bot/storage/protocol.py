@@ -310,9 +310,10 @@ class StorageProtocol(Protocol):
         sent (minus the time); the other DMs' marks are kept."""
         ...
 
-    async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> None:
+    async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> bool:
         """Delivered: state ``sent``, the attached file dropped, the error cleared, and the
-        game's channel no longer marked as lacking a permission."""
+        game's channel no longer marked as lacking a permission; whether another post of the
+        channel is pending (the delivery then claims it; else its lane may end)."""
         ...
 
     async def outbox_retry(self, outbox_id: int, next_try: int, error: str) -> None:

@@ -150,17 +150,22 @@ class PgOutbox(PgClocks):
             str(index), message_id, outbox_id,
         )  # fmt: skip
 
-    async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> None:
+    async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> bool:
         """Delivered: the attached file and the drawing are dropped, and the game's channel works
-        again."""
+        again; whether another post of its channel is pending."""
         # One statement (atomic by itself): one round trip instead of five with a transaction.
-        await self._execute(
+        # Its parts see the table as it was before it: the post itself still looks pending.
+        more: bool = await self.pool.fetchval(
             "WITH sent AS (UPDATE outbox SET state = 'sent', message_id = $1, sent_at = $2, error = NULL, "
-            "payload = (payload::jsonb #- '{message,drawing}')::text WHERE id = $3 RETURNING game), "
-            "dropped AS (DELETE FROM outbox_files WHERE outbox = $3) "
-            "UPDATE games SET blocked = NULL WHERE id = (SELECT game FROM sent) AND blocked IS NOT NULL",
+            "payload = (payload::jsonb #- '{message,drawing}')::text WHERE id = $3 RETURNING game, channel), "
+            "dropped AS (DELETE FROM outbox_files WHERE outbox = $3), "
+            "unblocked AS (UPDATE games SET blocked = NULL WHERE id = (SELECT game FROM sent) "
+            "AND blocked IS NOT NULL) "
+            "SELECT EXISTS (SELECT 1 FROM outbox WHERE channel = (SELECT channel FROM sent) "
+            "AND state = 'pending' AND id <> $3)",
             message_id, now, outbox_id,
         )  # fmt: skip
+        return more
 
     async def outbox_retry(self, outbox_id: int, next_try: int, error: str) -> None:
         """Not sent this time; the channel's later posts wait behind it."""
