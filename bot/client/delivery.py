@@ -222,21 +222,17 @@ class Deliverer:
     # --- one channel ------------------------------------------------------------------
 
     async def _lane(self, channel: int) -> None:
-        """Send the channel's pending posts in order, each claimed first, until one must wait (or
-        another process holds it). Having sent posts and found no more, it ends quietly (a post
-        stored meanwhile: `_lane_done`); otherwise the run loop looks again, and then waits for
-        what holds the channel up (a retry, a permission, another process's claim)."""
-        sent = 0
+        """Send the channel's pending posts in order, each claimed first. Having sent one that
+        the storage saw no other post of the channel behind, it ends quietly (one stored since:
+        `_lane_done`); otherwise (a post must wait: a retry, a permission; or the next was not
+        there to claim: another process holds it) the run loop looks again, and then waits for
+        what holds the channel up."""
         while (head := await self._claim(channel)) is not None:
             went = await self._deliver(head)
+            if went == "last":
+                return
             if went == "wait":
                 break
-            sent += 1
-            if went == "last":  # the storage saw no other post of the channel pending
-                return
-        else:
-            if sent:
-                return
         self.wake()
 
     async def _claim(self, channel: int) -> OutboxRow | None:
