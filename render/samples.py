@@ -66,6 +66,22 @@ def new_game(players: int, seed: int, setup: str = "beginner") -> Game:
     return Game.new(NAMES[:players], seed=seed, setup="experienced" if setup == "experienced" else "beginner")
 
 
+def early_posts(games: int, moves: int = 4) -> list[tuple[View, list[str], int | None]]:
+    """The turn posts (view, the move's hexes, the seat to act) of ``moves`` moves in each of
+    ``games`` 3-player games, game after game in turn: what the benchmarks draw."""
+    posts: list[list[tuple[View, list[str], int | None]]] = [[] for _ in range(moves)]
+    for seed in range(games):
+        game, rng = new_game(3, 1000 + seed), random.Random(seed)
+        for k in range(moves):
+            seat = game.pending_seats()[0]
+            events = game.play(seat, choose(game, seat, rng))
+            pending = game.pending_seats()
+            posts[k].append(
+                (game.view(pending[0] if pending else None), hexes(events), (pending or [None])[0])
+            )
+    return [post for round_ in posts for post in round_]
+
+
 def late_game(players: int = 5, seed: int = 11) -> tuple[Game, list[str]]:
     """The last political decision of year 6 (the fullest board) and its last move's hexes."""
     g = new_game(players, seed)

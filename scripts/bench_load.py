@@ -16,8 +16,10 @@ drawing each turn post's pictures with the real renderer, its delivery task send
 For each: moves per second, latency per move (from ``/citta play`` to its post sent: checked,
 drawn, stored, delivered) p50/p95/max, the CPU time by where it went (drawing in the workers,
 the storage, the engine, the rest of the event loop's thread) and what each move waited for,
-and a line naming the bottleneck. Target (issue 15) on a 2-core machine: ≥ 40 moves/s with a
-board drawn for each, p95 < 250 ms. For PostgreSQL without ``--db`` a throwaway server is
+and a line naming the bottleneck; before and after, the machine's speed (the CPU time to draw
+a turn post here, as `scripts/bench_render.py` measures it: read the figures against it, the
+machine's speed varies by a third from hour to hour). Target (issue 15) on a 2-core machine:
+≥ 40 moves/s with a board drawn for each, p95 < 250 ms. For PostgreSQL without ``--db`` a throwaway server is
 started with its durable defaults (fsync and synchronous commit on, as SQLite's commits are).
 """
 
@@ -28,6 +30,7 @@ import asyncio
 import contextlib
 import json
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -72,6 +75,26 @@ def tree_cpu(root_pid: int) -> float:
         if int(pid) == root_pid or int(fields[1]) == root_pid:
             total += int(fields[11]) + int(fields[12])
     return total / TICKS
+
+
+def drawing_speed(games: int = 50) -> float:
+    """The machine's speed now: the median CPU time (ms) this process takes to draw a turn post,
+    over the posts `scripts/bench_render.py` times (the same figure as its ``render_post``
+    median; the machine's speed varies by a third from hour to hour, so the load's figures are
+    read against it)."""
+    import render
+    from render.samples import early_posts
+
+    posts = early_posts(games)
+    render.warm()
+    for view, lit, focus in posts[:20]:
+        render.render_post(view, highlight=lit, focus=focus)
+    times = []
+    for view, lit, focus in posts:
+        start = time.process_time()
+        render.render_post(view, highlight=lit, focus=focus)
+        times.append(time.process_time() - start)
+    return statistics.median(times) * 1000
 
 
 class Children:
@@ -233,6 +256,8 @@ async def database(args: argparse.Namespace) -> AsyncIterator[tuple[str, int | N
 
 
 async def bench(args: argparse.Namespace) -> None:
+    print(f"the machine's speed before: a turn post drawn in {drawing_speed():.1f} ms of CPU "
+          "(median; `scripts/bench_render.py` prints the same figure)")  # fmt: skip
     async with database(args) as (db, postmaster):
         started = time.perf_counter()
         children = await Children.start(args, db)
@@ -255,6 +280,7 @@ async def bench(args: argparse.Namespace) -> None:
             busy, ticks = (a - b for a, b in zip(machine_busy(), (busy, ticks), strict=True))
             Phase.of(parts, db_cpu, busy / max(ticks, 1)).print(title)
         await children.stop()
+    print(f"\nthe machine's speed after: a turn post drawn in {drawing_speed():.1f} ms of CPU (median)")
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -49,7 +49,7 @@ from render.compose import layout_key
 from render.overview import draw_overview
 from render.png_palette import palette_image
 from render.post import WIDTH
-from render.samples import at, choose, hexes, late_game, new_game, play
+from render.samples import at, early_posts, late_game, new_game, play
 from render.sheet import draw_sheet
 
 Timing = tuple[float, float]
@@ -157,21 +157,6 @@ def many_layouts_case(count: int, rounds: int, width: int, processes: int) -> No
 
 Post = tuple[View, list[str], int | None]
 """A turn post's view, the last move's hexes and the seat to act next."""
-
-
-def early_posts(games: int, moves: int = 4) -> list[Post]:
-    """The posts of ``moves`` moves in each of ``games`` 3-player games, game after game in turn."""
-    posts: list[list[Post]] = [[] for _ in range(moves)]
-    for seed in range(games):
-        game, rng = new_game(3, 1000 + seed), random.Random(seed)
-        for k in range(moves):
-            seat = game.pending_seats()[0]
-            events = game.play(seat, choose(game, seat, rng))
-            pending = game.pending_seats()
-            posts[k].append(
-                (game.view(pending[0] if pending else None), hexes(events), (pending or [None])[0])
-            )
-    return [post for round_ in posts for post in round_]
 
 
 def post_pictures(post: Post) -> list[Image.Image]:
