@@ -76,9 +76,8 @@ def early_posts(games: int, moves: int = 4) -> list[tuple[View, list[str], int |
             seat = game.pending_seats()[0]
             events = game.play(seat, choose(game, seat, rng))
             pending = game.pending_seats()
-            posts[k].append(
-                (game.view(pending[0] if pending else None), hexes(events), (pending or [None])[0])
-            )
+            acting = pending[0] if pending else None
+            posts[k].append((game.view(acting), hexes(events), acting))
     return [post for round_ in posts for post in round_]
 
 
