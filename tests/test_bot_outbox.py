@@ -9,9 +9,10 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from test_bot_support import CHANNEL, PLAYERS, PNG, current, open_service, query, start_game
+from test_bot_support import CHANNEL, PLAYERS, PNG, FakeClock, current, open_service, query, start_game
 
 from bot.errors import AlreadyMade, LobbyError
+from bot.results import Message, Post
 from bot.service.core import CittaService
 from bot.storage import envelope
 
@@ -179,3 +180,25 @@ async def test_a_retried_found_without_its_source_is_told_it_counted(svc: CittaS
     assert played.outbox
     with pytest.raises(AlreadyMade, match=r"Your move `found \w+ from \w+` was already made"):
         await svc.play(PLAYERS[seat].id, short, channel=CHANNEL, confirmed=True)
+
+
+async def test_the_clock_forgets_announcements_sent_a_month_ago_once_an_hour(database: Path | str) -> None:
+    clock = FakeClock()
+    svc = await open_service(database, clock=clock)
+    [old] = await svc.storage.enqueue(None, [Post(CHANNEL, Message("old"))], int(clock.now))
+    await svc.storage.outbox_sent(old, 1, int(clock.now))
+    clock.advance(24 * 29)
+    await svc.tick()
+    assert await svc.storage.outbox(old) is not None, "sent 29 days ago: kept"
+    clock.advance(24 * 2)
+    await svc.tick()
+    assert await svc.storage.outbox(old) is None, "sent 31 days ago: forgotten"
+    [later] = await svc.storage.enqueue(None, [Post(CHANNEL, Message("later"))], int(clock.now))
+    await svc.storage.outbox_sent(later, 2, int(clock.now) - 31 * 24 * 3600)
+    clock.advance(0.5)
+    await svc.tick()
+    assert await svc.storage.outbox(later) is not None, "the last look was half an hour ago"
+    clock.advance(0.6)
+    await svc.tick()
+    assert await svc.storage.outbox(later) is None
+    await svc.close()

@@ -346,6 +346,30 @@ async def test_storing_posts_wakes_the_delivery(store: StorageProtocol) -> None:
     assert woken
 
 
+async def test_old_sent_posts_are_forgotten_but_a_game_s_last_post_and_unsent_ones_stay(
+    store: StorageProtocol,
+) -> None:
+    game = await running_game(store, now=5)
+    [first] = await commit(store, game, 0, move(1, 0), posts=[Post(CHANNEL, Message("move 1"))]) or [0]
+    [last] = await commit(store, game, 1, move(2, 0), posts=[Post(CHANNEL, Message("move 2"))]) or [0]
+    sent, failed, pending, recent, held = await store.enqueue(
+        None, [Post(CHANNEL + 1 + k, Message(f"{k}")) for k in range(5)], 10
+    )
+    for head in await store.outbox_heads():
+        if head.id not in (failed, pending, recent, held):
+            await store.outbox_sent(head.id, 1, 20)
+    while (head := await store.outbox_head(CHANNEL)) is not None:
+        await store.outbox_sent(head.id, 1, 20)
+    await store.outbox_failed(failed, "400 malformed")
+    await store.outbox_sent(recent, 1, 200)
+    assert await store.hold_channel(CHANNEL + 5, "channel deleted", 20) == []
+    assert await store.prune_outbox(100) == 4, "the start post, move 1's, the sent and the failed one"
+    left = [r["id"] for r in await query(store, "SELECT id FROM outbox ORDER BY id")]
+    assert left == [last, pending, recent, held]
+    assert first not in left and sent not in left
+    assert await store.prune_outbox(100) == 0
+
+
 async def test_a_sent_post_tells_whether_another_of_its_channel_is_pending(store: StorageProtocol) -> None:
     one, two, elsewhere = await store.enqueue(
         None, [Post(CHANNEL, Message("1")), Post(CHANNEL, Message("2")), Post(CHANNEL + 1, Message("x"))], 0

@@ -1,9 +1,10 @@
 """The clock tick (part of the service layer): deadline policies, reminders, stalled games.
 
 `tick` is called by the bot's background task (every minute) and by tests with their own
-clock. Everything it decides comes from stored clocks, so a restart loses nothing: it stores
-the policy's moves and who was reminded together with the `Post`s that tell it (the outbox
-sends them), and returns those posts.
+clock; once an hour it also forgets announcements sent more than 30 days ago. Everything it
+decides comes from stored clocks, so a restart loses nothing: it stores the policy's moves and
+who was reminded together with the `Post`s that tell it (the outbox sends them), and returns
+those posts.
 """
 
 from __future__ import annotations
@@ -26,8 +27,17 @@ def _waiting(game: Game, c: Clock, seat: SeatRow) -> str:
     return _("{asked} (since <t:{since}:R>)", asked=summary.asked(game, seat.seat), since=c.since)
 
 
+KEEP_SENT = 30 * 86400
+"""How long a sent announcement stays in the outbox (seconds): a game's last post stays for good."""
+PRUNE_EVERY = 3600
+"""How often the tick forgets older sent announcements (seconds)."""
+
+
 class TickMixin(CommitMixin):
     """`tick`: what the clock does to the running games."""
+
+    _pruned_at: int = 0
+    """When this process last forgot old sent announcements (`_prune`)."""
 
     async def tick(self) -> list[Post]:
         """Apply due deadline policies, send due reminders and stall notices in the games of this
@@ -35,6 +45,7 @@ class TickMixin(CommitMixin):
         what to post."""
         posts: list[Post] = []
         now, me = self.now(), self.claimant
+        await self._prune(now)
         claimed = await self.storage.claim_clocks(me.owner, now, now + me.lease, self.shards)
         try:
             for game_id in claimed:
@@ -48,6 +59,20 @@ class TickMixin(CommitMixin):
         finally:
             await self.storage.release_clocks(me.owner, claimed)
         return posts
+
+    async def _prune(self, now: int) -> None:
+        """Once an hour: forget the announcements sent more than `KEEP_SENT` ago (each is a row of
+        a few KB; a game's last post stays, the server's history links to it)."""
+        if now < self._pruned_at + PRUNE_EVERY:
+            return
+        self._pruned_at = now
+        try:
+            gone = await self.storage.prune_outbox(now - KEEP_SENT)
+        except Exception:
+            log.exception("Forgetting old sent announcements failed; the next hour tries again")
+            return
+        if gone:
+            log.info("Forgot %d announcement(s) sent more than %d days ago", gone, KEEP_SENT // 86400)
 
     async def _tick_game(self, row: GameRow, clocks: list[Clock]) -> list[Post]:
         now, settings = self.now(), row.settings

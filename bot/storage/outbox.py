@@ -25,6 +25,11 @@ NONCE_BYTES = 8
 
 outbox_row = convert.outbox
 WITH_FILE = "SELECT o.*, f.image FROM outbox o LEFT JOIN outbox_files f ON f.outbox = o.id"
+PRUNABLE = (
+    "state IN ('sent', 'failed') AND COALESCE(sent_at, created_at) < $1 AND NOT EXISTS "
+    "(SELECT 1 FROM games g WHERE g.id = outbox.game AND g.version = outbox.version)"
+)
+"""The outbox rows `prune_outbox` forgets (their files go with them: ON DELETE CASCADE)."""
 """An outbox row and its attached file (None: it has none, or it was sent)."""
 
 
@@ -178,6 +183,13 @@ class OutboxStorage(ClockStorage):
             await self.db.execute(
                 "UPDATE outbox SET state = 'failed', error = ? WHERE id = ?", (error[:500], outbox_id)
             )
+
+    async def prune_outbox(self, before: int) -> int:
+        """Forget the posts sent (or refused for good) before ``before``, but a game's post of
+        its current version (the last one: the server's history links to it); how many."""
+        async with self._lock:
+            cur = await self.db.execute(f"DELETE FROM outbox WHERE {PRUNABLE.replace('$1', '?')}", (before,))
+            return cur.rowcount
 
     async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
         """The channel is gone: its pending posts are held and its running games paused (their ids)."""

@@ -316,6 +316,12 @@ class StorageProtocol(Protocol):
         channel is pending (the delivery then claims it; else its lane may end)."""
         ...
 
+    async def prune_outbox(self, before: int) -> int:
+        """Forget the posts sent (or refused for good) before ``before`` (epoch seconds), but
+        each game's post of its current version (the server's history links to a finished
+        game's last post); how many were forgotten. Pending and held posts stay."""
+        ...
+
     async def outbox_retry(self, outbox_id: int, next_try: int, error: str) -> None:
         """Not sent this time: due again at ``next_try`` (the channel's later posts wait), and no
         longer claimed."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from bot.results import Post
 from bot.storage import convert, envelope
-from bot.storage.outbox import MISSING, NONCE_BYTES, WITH_FILE
+from bot.storage.outbox import MISSING, NONCE_BYTES, PRUNABLE, WITH_FILE
 from bot.storage.postgres.base import many
 from bot.storage.postgres.clocks import PgClocks
 from bot.storage.rows import Clock, OutboxRow
@@ -166,6 +166,11 @@ class PgOutbox(PgClocks):
             message_id, now, outbox_id,
         )  # fmt: skip
         return more
+
+    async def prune_outbox(self, before: int) -> int:
+        """Forget the posts sent (or refused for good) before ``before``, but a game's post of
+        its current version (the last one: the server's history links to it); how many."""
+        return await self._execute(f"DELETE FROM outbox WHERE {PRUNABLE}", before)
 
     async def outbox_retry(self, outbox_id: int, next_try: int, error: str) -> None:
         """Not sent this time; the channel's later posts wait behind it."""
