@@ -226,10 +226,13 @@ class Outcome:
     unreached: str = ""
     """What the channel post tells the players whose DMs failed, written in the game's language
     when the outcome is made (`unreached`); empty: in the current language."""
+    settled: bool = False
+    """True when the game, as this outcome left it, waits for people only: running, and no seat
+    the bot plays has a decision to make, so `advance` has nothing to do (False: not known)."""
 
-    def stored(self, ids: list[int]) -> Outcome:
+    def stored(self, ids: list[int], *, settled: bool = False) -> Outcome:
         """This outcome, its announcement stored in the outbox under ``ids``."""
-        return replace(self, outbox=tuple(ids))
+        return replace(self, outbox=tuple(ids), settled=settled)
 
     def announcement_for(
         self, failed: set[int] | frozenset[int] = frozenset(), note: str = ""

@@ -179,12 +179,12 @@ class Driver:
     failures: int = 0
 
     async def announce(self, outcome: Outcome) -> None:
-        """As `CittaBot.announce`: let the bot's seats answer (here: none) while the delivery
-        task is woken and the post waited for until it is sent."""
+        """As `CittaBot.announce`: let the bot's seats answer (here: none; a settled game has
+        nothing to answer) while the delivery task is woken and the post waited for until it is
+        sent."""
         self.deliverer.wake()
-        _, done = await asyncio.gather(
-            self.svc.advance(outcome.game), self.deliverer.wait(outcome.outbox, 60.0)
-        )
+        answer = asyncio.sleep(0) if outcome.settled else self.svc.advance(outcome.game)
+        _, done = await asyncio.gather(answer, self.deliverer.wait(outcome.outbox, 60.0))
         if any(d.state != "sent" for d in done.values()):
             self.failures += 1
 

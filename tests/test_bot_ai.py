@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_bot_support import CHANNEL, PLAYERS, Transcript, answered, current, open_service
+from test_bot_support import CHANNEL, PLAYERS, Transcript, answered, current, open_service, start_game
 
 from bot.errors import LobbyError, NotAllowed
 from bot.results import Outcome
@@ -83,6 +83,34 @@ async def test_a_game_against_a_computer_reaches_the_end_with_its_moves_marked(d
     row = await svc.storage.game(game_id)
     assert row is not None and row.status == "over"
     assert await svc.storage.clocks(game_id) == [], "no clock runs for a finished game"
+    assert not log.outcomes[-1].settled, "the last move leaves the replay to post"
+    await svc.close()
+
+
+async def test_a_move_is_settled_when_only_people_have_decisions_to_make(database: Path | str) -> None:
+    """`advance` (a read of the game and its seats) is skipped after a settled move."""
+    svc = await open_service(database)
+    await start_game(svc, 2)
+    game = await current(svc)
+    seat = game.pending_seats()[0]
+    played = await svc.play(PLAYERS[seat].id, str(game.legal_moves(seat)[0]), channel=CHANNEL, confirmed=True)
+    assert played.announcement is not None and played.settled
+    await svc.close()
+
+
+async def test_a_move_that_leaves_a_computer_to_decide_is_not_settled(database: Path | str) -> None:
+    svc = await open_service(database)
+    game_id, _ = await _lobby_with_computer(svc)
+    await answered(svc, await svc.start(game_id, ANN))
+    rnd, seen = random.Random(3), set()
+    for _ in range(12):
+        game = await current(svc)
+        played = await svc.play(ANN.id, str(rnd.choice(game.legal_moves(0))), channel=CHANNEL, confirmed=True)
+        computer_next = 1 in (await current(svc)).pending_seats()
+        assert played.settled is not computer_next
+        seen.add(computer_next)
+        await answered(svc, played)
+    assert seen == {True, False}, "both kinds of move were made"
     await svc.close()
 
 

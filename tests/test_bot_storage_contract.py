@@ -179,6 +179,23 @@ async def test_a_lobby_renumbers_its_seats_and_hands_the_host_on(store: StorageP
     assert (await store.latest_game(CHANNEL)).id == game  # type: ignore[union-attr]
 
 
+async def test_a_channel_s_open_game_comes_with_its_seats_in_order(store: StorageProtocol) -> None:
+    assert await store.open_game_with_seats(CHANNEL) is None
+    game = await store.create_lobby(
+        guild=1, channel=CHANNEL, host=ANN, host_name="Ann", setup="beginner", players_wanted=None, now=0
+    )
+    assert await store.join_lobby(game, -1, "Computer 1", 5, 1, ai_level="basic") == "joined"
+    assert await store.join_lobby(game, BOB, "Bob", 5, 1) == "joined"
+    table = await store.open_game_with_seats(CHANNEL)
+    assert table is not None
+    row, seats = table
+    assert row == await store.game(game) and seats == await store.seats(game)
+    assert [(s.seat, s.name, s.ai_level) for s in seats] == [(0, "Ann", None), (1, "Computer 1", "basic"),
+                                                             (2, "Bob", None)]  # fmt: skip
+    assert await store.set_status(game, "abandoned", now=2)
+    assert await store.open_game_with_seats(CHANNEL) is None, "only a lobby or a running game"
+
+
 async def test_settings_seats_and_statuses_round_trip(store: StorageProtocol) -> None:
     game = await running_game(store)
     settings = GameSettings(deadline_hours=48, remind_hours=0, policy="skip", ai_level="strong",

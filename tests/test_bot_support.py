@@ -133,8 +133,10 @@ async def start_game(svc: CittaService, n: int, setup: str = "beginner", channel
 
 async def answered(svc: CittaService, outcome: Outcome) -> list[Outcome]:
     """``outcome`` and the moves of the seats the bot plays that follow it (as the bot does
-    after announcing a move: `CittaService.advance`)."""
-    return [outcome, *await svc.advance(outcome.game)]
+    after announcing a move: `CittaService.advance`, which it skips for a settled outcome)."""
+    more = await svc.advance(outcome.game)
+    assert not (outcome.settled and more), "a settled outcome left the bot something to play"
+    return [outcome, *more]
 
 
 async def current(svc: CittaService, channel: int = CHANNEL) -> Game:

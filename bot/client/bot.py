@@ -179,7 +179,7 @@ class CittaBot(commands.AutoShardedBot):
     async def announce(self, outcome: Outcome) -> str | None:
         """Send the outcome's stored announcement and let the bot's seats answer; what the actor
         must be told when it cannot be posted (None: it was posted, or is on its way)."""
-        if outcome.game:
+        if outcome.game and not outcome.settled:
             self.advance(outcome.game)
         if not outcome.outbox:
             return None

@@ -163,7 +163,8 @@ class CommitMixin(EndingMixin):
         if ids is None:
             return None
         self.positions.keep(row.id, version, record, game)
-        return outcome.stored(ids)
+        bots = {s.seat for s in seats if s.played_by_bot} | gone
+        return outcome.stored(ids, settled=not game.is_over and not bots & set(game.pending_seats()))
 
     async def _outcome(
         self, row: GameRow, version: int, game: Game, seats: list[SeatRow], made: list[Made], *,

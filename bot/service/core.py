@@ -128,7 +128,9 @@ class CittaService(
             if based_on > row.version:
                 raise NotAllowed(_("That button does not belong to this game's current position."))
             same = None if seat is not None else _canonical(text)
-            copy = seat is not None or same is not None
+            # Nothing was made since ``based_on`` on a row still at it (were the row behind, the
+            # commit would fail and the next try, on a newer row, look).
+            copy = (seat is not None or same is not None) and row.version > based_on
             earlier = await self.storage.moved_since(row.id, based_on, me.seat, same) if copy else None
             if earlier is not None:
                 raise AlreadyMade(
@@ -183,10 +185,10 @@ class CittaService(
 
     async def choices(self, channel: int, user_id: int, typed: str) -> list[Choice]:
         """Autocomplete for ``/citta play``: the user's legal moves fitting ``typed`` (max 25)."""
-        row = await self.storage.open_game(channel)
-        if row is None or row.status != "active":
+        table = await self.storage.open_game_with_seats(channel)
+        if table is None or table[0].status != "active":
             return []
-        seats = await self.storage.seats(row.id)
+        row, seats = table
         mine = next((s for s in seats if s.user_id == user_id), None)
         if mine is None:
             return []

@@ -89,6 +89,11 @@ class StorageProtocol(Protocol):
         """The lobby or running game of a channel (at most one: see `create_lobby`)."""
         ...
 
+    async def open_game_with_seats(self, channel: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """`open_game` and its `seats`, read together (one round trip: autocomplete asks for both
+        at every key a player types)."""
+        ...
+
     async def latest_game(self, channel: int) -> GameRow | None:
         """The open game of a channel, else the last one that was played there (highest id)."""
         ...

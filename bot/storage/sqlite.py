@@ -110,6 +110,17 @@ class Storage(HistoryStorage):
             )
         return self._game(row) if row else None
 
+    async def open_game_with_seats(self, channel: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """`open_game` and its `seats`, read under one hold of the connection."""
+        async with self._lock:
+            row = await self._one(
+                "SELECT * FROM games WHERE channel = ? AND status IN (?, ?)", (channel, *OPEN)
+            )
+            if row is None:
+                return None
+            seats = await self._all("SELECT * FROM seats WHERE game = ? ORDER BY seat", (row["id"],))
+        return self._game(row), [self._seat(r) for r in seats]
+
     async def latest_game(self, channel: int) -> GameRow | None:
         """The open game of a channel, else the last one that was played there."""
         async with self._lock:

@@ -42,6 +42,15 @@ class PgGames(PgHistory):
         )
         return convert.game(row) if row else None
 
+    async def open_game_with_seats(self, channel: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """`open_game` and its `seats`, in one statement (each seat a record of the row type)."""
+        row = await self._one(
+            "SELECT g.*, ARRAY(SELECT s FROM seats s WHERE s.game = g.id ORDER BY s.seat) AS seat_rows "
+            "FROM games g WHERE g.channel = $1 AND g.status = ANY($2::text[])",
+            channel, list(OPEN),
+        )  # fmt: skip
+        return None if row is None else (convert.game(row), [convert.seat(r) for r in row["seat_rows"]])
+
     async def latest_game(self, channel: int) -> GameRow | None:
         """The open game of a channel, else the last one that was played there."""
         row = await self._one(
