@@ -1,6 +1,6 @@
 """The storage contract (`bot.storage.protocol`), the same assertions on each backend: the version
 check, also between two processes at once; lobbies; the move log; clocks and preferences; the
-outbox's order and marks; the history."""
+outbox's order and marks; shards and claims. The history's part: `test_bot_storage_history`."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from bot.results import DirectMessage, Message, Picture, Post
 from bot.storage import ChannelBusy, StorageProtocol, open_storage
 from bot.storage.outbox import MISSING
 from bot.storage.postgres import PostgresStorage
-from bot.storage.rows import FORMER, Clock, GameSettings, MoveRow, Placing, Prefs, Rating, Secret
+from bot.storage.rows import Clock, GameSettings, MoveRow, Placing, Prefs, Rating, Secret
 from bot.storage.shards import Shards
 
 CHANNEL = 500
@@ -64,6 +64,14 @@ async def commit(
 
 def move(number: int, seat: int, text: str = "gold", **kw: Any) -> MoveRow:
     return MoveRow(number, seat, text, summary=f"{text}!", events=[("gold", text)], **kw)
+
+
+def placing(seat: int, player: str, name: str, rank: int, mu: float, user_id: int | None = None) -> Placing:
+    return Placing(
+        seat=seat, player=player, user_id=user_id, name=name, rank=rank, score=30 - rank, gold=rank,
+        citizens=10, bonus=3, hunger_vp=-1, resigned=rank == 3, hungry_years=1, built={"farm": 2},
+        before=Rating(), after=Rating(mu, 7.5),
+    )  # fmt: skip
 
 
 async def counts(store: StorageProtocol) -> tuple[int, ...]:
@@ -541,57 +549,6 @@ async def test_a_copy_of_a_vacation_request_applies_once_whenever_it_reads(store
     assert (await store.seats(game))[0].vacation_request == 7
     assert await store.set_vacation(game, 0, until=800, was=500, request=8, **kw), "a new request"
     assert await store.clocks(game) == [Clock(game, 0, 0, 200)]
-
-
-# --- the history ------------------------------------------------------------------------
-
-
-def placing(seat: int, player: str, name: str, rank: int, mu: float, user_id: int | None = None) -> Placing:
-    return Placing(
-        seat=seat, player=player, user_id=user_id, name=name, rank=rank, score=30 - rank, gold=rank,
-        citizens=10, bonus=3, hunger_vp=-1, resigned=rank == 3, hungry_years=1, built={"farm": 2},
-        before=Rating(), after=Rating(mu, 7.5),
-    )  # fmt: skip
-
-
-async def test_the_history_keeps_results_ratings_and_forgets_a_player(store: StorageProtocol) -> None:
-    guild = 2**55
-    game = await running_game(store, guild=guild)
-    places = [placing(0, f"user:{ANN}", "Ann", 1, 30.0, ANN), placing(1, f"user:{BOB}", "Bob", 2, 28.0, BOB)]
-    posts = [Post(CHANNEL, Message("end")), Post(CHANNEL, Message("scores"))]
-    ids = await commit(store, game, 0, move(1, 0), posts=posts, placings=places, guild=guild, status="over")
-    assert ids is not None and await store.game_results(game) == places
-    other = await running_game(store, channel=CHANNEL + 1, guild=guild, now=5)
-    later = [placing(0, f"user:{ANN}", "Ann", 2, 31.0, ANN), placing(1, "computer:basic", "Comp", 1, 33.0),
-             placing(2, "Computer:basic", "Comp", 3, 33.0)]  # fmt: skip
-    done = await commit(store, other, 0, move(1, 0), placings=later, guild=guild, status="over", now=20)
-    assert done is not None
-    board = await store.leaderboard(guild)
-    assert [(s.player, s.games) for s in board] == [
-        ("Computer:basic", 1), ("computer:basic", 1), (f"user:{ANN}", 2), (f"user:{BOB}", 1)
-    ], "best first; ties by games, then by key in code-point order"  # fmt: skip
-    assert await store.ratings(guild, [f"user:{ANN}", "nobody"]) == {f"user:{ANN}": Rating(31.0, 7.5)}
-    assert [(r.game, r.ended_at, r.place.rank) for r in await store.results_of(guild, f"user:{ANN}")] == [
-        (game, 10, 1), (other, 20, 2)
-    ]  # fmt: skip
-    await store.outbox_sent(ids[0], 777, 30)
-    finished = await store.finished_games(guild, 5)
-    assert [(f.game, f.ended_at, f.message_id, len(f.places)) for f in finished] == [
-        (other, 20, None, 3), (game, 10, 777, 2)
-    ]  # fmt: skip
-    assert await store.finished_games(guild + 1, 5) == []
-    assert await store.unreplayed() == [game, other]
-    assert await store.store_replay(game, [Post(CHANNEL, Message("gif"))], 40)
-    assert await store.store_replay(game, [Post(CHANNEL, Message("gif"))], 41) is None
-    assert await store.unreplayed() == [other]
-    assert await store.forget(guild, ANN) == 2
-    row = await store.game(game)
-    assert row is not None and row.record is not None and row.snapshot is not None
-    assert row.record["players"] == [FORMER, "Bob"] and row.record["seed"] == 1
-    assert row.snapshot["players"][0] == {"name": FORMER, "gold": 1}
-    assert [s.name for s in await store.seats(game)] == [FORMER, "Bob"]
-    assert await store.ratings(guild, [f"user:{ANN}"]) == {}
-    assert {p.player for p in await store.game_results(game)} == {"former", f"user:{BOB}"}
 
 
 async def test_json_documents_come_back_as_they_were_stored(store: StorageProtocol) -> None:
