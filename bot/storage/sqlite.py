@@ -29,6 +29,9 @@ from bot.storage.shards import sqlite_on_shards as on_shards
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
+OPEN_GAME = "SELECT * FROM games WHERE channel = ? AND status IN (?, ?)"
+"""A channel's lobby or running game (parameters: the channel, then `OPEN`)."""
+SEATS = "SELECT * FROM seats WHERE game = ? ORDER BY seat"
 __all__ = [
     "ChannelBusy", "Clock", "GameRow", "GameSettings", "MoveRow", "Prefs", "SeatRow", "Secret", "Storage",
     "migration_files",
@@ -105,20 +108,16 @@ class Storage(HistoryStorage):
     async def open_game(self, channel: int) -> GameRow | None:
         """The lobby or running game of a channel."""
         async with self._lock:
-            row = await self._one(
-                "SELECT * FROM games WHERE channel = ? AND status IN (?, ?)", (channel, *OPEN)
-            )
+            row = await self._one(OPEN_GAME, (channel, *OPEN))
         return self._game(row) if row else None
 
     async def open_game_with_seats(self, channel: int) -> tuple[GameRow, list[SeatRow]] | None:
         """`open_game` and its `seats`, read under one hold of the connection."""
         async with self._lock:
-            row = await self._one(
-                "SELECT * FROM games WHERE channel = ? AND status IN (?, ?)", (channel, *OPEN)
-            )
+            row = await self._one(OPEN_GAME, (channel, *OPEN))
             if row is None:
                 return None
-            seats = await self._all("SELECT * FROM seats WHERE game = ? ORDER BY seat", (row["id"],))
+            seats = await self._all(SEATS, (row["id"],))
         return self._game(row), [self._seat(r) for r in seats]
 
     async def latest_game(self, channel: int) -> GameRow | None:
@@ -140,7 +139,7 @@ class Storage(HistoryStorage):
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         async with self._lock:
-            rows = await self._all("SELECT * FROM seats WHERE game = ? ORDER BY seat", (game_id,))
+            rows = await self._all(SEATS, (game_id,))
         return [self._seat(r) for r in rows]
 
     async def moves(self, game_id: int, last: int | None = None) -> list[MoveRow]:
