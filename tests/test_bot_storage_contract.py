@@ -358,6 +358,30 @@ async def test_the_outbox_gives_each_channel_its_posts_in_id_order(store: Storag
     assert (await store.game(game)).paused == "channel deleted"  # type: ignore[union-attr]
 
 
+async def test_a_released_channel_sends_its_held_posts_again_and_its_games_go_on(
+    store: StorageProtocol,
+) -> None:
+    game = await running_game(store)
+    while (head := await store.outbox_head(CHANNEL)) is not None:  # the start's post
+        await store.outbox_sent(head.id, 1, 1)
+    a, b, elsewhere = await store.enqueue(
+        game, [Post(CHANNEL, Message("a")), Post(CHANNEL, Message("b")), Post(CHANNEL + 1, Message("x"))], 2
+    )
+    assert (await store.outbox_claim(CHANNEL, "me", 3, 60)).id == a  # type: ignore[union-attr]
+    await store.outbox_trying(a, 3)
+    assert await store.hold_channel(CHANNEL, "the thread is archived and locked", 4) == [game]
+    assert await store.hold_channel(CHANNEL + 1, "channel deleted", 4) == []
+    assert await store.release_channel(CHANNEL, 9) == [game]
+    row = await store.game(game)
+    assert row is not None and (row.paused, row.updated_at) == (None, 9)
+    claimed = await store.outbox_claim(CHANNEL, "another process", 10, 70)
+    assert claimed is not None and (claimed.id, claimed.state, claimed.error) == (a, "pending", None)
+    assert claimed.tried_at == 3, "a post tried before the hold is looked for before it is sent again"
+    assert (await store.outbox(b)).state == "pending"  # type: ignore[union-attr]
+    assert (await store.outbox(elsewhere)).state == "held", "another channel's posts stay held"  # type: ignore[union-attr]
+    assert await store.release_channel(CHANNEL, 11) == [], "nothing is paused there any more"
+
+
 async def test_storing_posts_wakes_the_delivery(store: StorageProtocol) -> None:
     woken: list[int] = []
     store.on_enqueue = lambda: woken.append(1)

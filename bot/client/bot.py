@@ -204,6 +204,18 @@ class CittaBot(commands.AutoShardedBot):
     async def on_thread_update(self, before: Any, after: Any) -> None:
         await self.deliverer.permissions_changed()
 
+    async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
+        """A thread unlocked (archived or not: a post unarchives it) can be posted in again."""
+        if not payload.data.get("thread_metadata", {}).get("locked", False):
+            self.resumed(await self.service.resume_channel(payload.thread_id))
+
+    def resumed(self, outcomes: list[Outcome]) -> None:
+        """Games that go on again: their held posts and notes are sent, their computers play."""
+        for outcome in outcomes:
+            self.advance(outcome.game)
+        if outcomes:
+            self.deliverer.wake()
+
     async def on_guild_role_update(self, before: Any, after: Any) -> None:
         await self.deliverer.permissions_changed()
 

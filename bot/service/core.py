@@ -25,6 +25,7 @@ from bot.service.lobby import LobbyMixin
 from bot.service.panel import PanelMixin
 from bot.service.recap import RecapMixin
 from bot.service.reminders import TickMixin
+from bot.service.resume import ResumeMixin
 from bot.service.rules_help import rules_text
 from bot.service.settings import SettingsMixin
 from bot.service.undo import UndoMixin
@@ -72,6 +73,7 @@ class CittaService(
     SettingsMixin,
     AbsenceMixin,
     TickMixin,
+    ResumeMixin,
     UndoMixin,
     RecapMixin,
     HintMixin,

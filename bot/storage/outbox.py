@@ -208,6 +208,27 @@ class OutboxStorage(ClockStorage):
             )
         return [r["id"] for r in rows]
 
+    async def release_channel(self, channel: int, now: int) -> list[int]:
+        """The channel can be posted in again: its held posts are due at once and its paused
+        games go on (their ids)."""
+        async with self._transaction():
+            await self.db.execute(
+                "UPDATE outbox SET state = 'pending', error = NULL, next_try = 0, claimed_by = NULL, "
+                "claimed_until = 0 WHERE channel = ? AND state = 'held'",
+                (channel,),
+            )
+            rows = await self._all(
+                "SELECT id FROM games WHERE channel = ? AND paused IS NOT NULL "
+                "AND status IN ('lobby', 'active')",
+                (channel,),
+            )
+            await self.db.execute(
+                "UPDATE games SET paused = NULL, updated_at = ? "
+                "WHERE channel = ? AND paused IS NOT NULL AND status IN ('lobby', 'active')",
+                (now, channel),
+            )
+        return [r["id"] for r in rows]
+
     async def set_blocked(self, game_id: int, missing: str | None) -> bool:
         """Remember which permissions the table was told are missing; False if it was told already."""
         async with self._lock:

@@ -345,6 +345,11 @@ class StorageProtocol(Protocol):
         """The channel is gone: its pending posts are held and its open games paused (their ids)."""
         ...
 
+    async def release_channel(self, channel: int, now: int) -> list[int]:
+        """The channel can be posted in again (a locked thread unlocked): its held posts are due
+        at once and its paused games go on, not paused since ``now`` (their ids)."""
+        ...
+
     async def set_blocked(self, game_id: int, missing: str | None) -> bool:
         """Remember which permissions the table was told are missing; False if it was told already."""
         ...

@@ -210,6 +210,22 @@ class PgOutbox(PgClocks):
             )  # fmt: skip
         return sorted(r["id"] for r in rows)
 
+    async def release_channel(self, channel: int, now: int) -> list[int]:
+        """The channel can be posted in again: its held posts are due at once and its paused
+        games go on (their ids)."""
+        async with self._transaction() as conn:
+            await conn.execute(
+                "UPDATE outbox SET state = 'pending', error = NULL, next_try = 0, claimed_by = NULL, "
+                "claimed_until = 0 WHERE channel = $1 AND state = 'held'",
+                channel,
+            )
+            rows = await conn.fetch(
+                "UPDATE games SET paused = NULL, updated_at = $1 "
+                "WHERE channel = $2 AND paused IS NOT NULL AND status IN ('lobby', 'active') RETURNING id",
+                now, channel,
+            )  # fmt: skip
+        return sorted(r["id"] for r in rows)
+
     async def set_blocked(self, game_id: int, missing: str | None) -> bool:
         """Remember which permissions the table was told are missing; False if it was told already."""
         return (
