@@ -20,7 +20,7 @@ from . import alt, encode
 from .closeup import closeup_parts, closeup_regions
 from .overview import draw_overview
 from .png_palette import palette_image
-from .sheet import draw_sheet
+from .sheet import sheet_png
 
 WIDTH = 1080
 """Every posted picture's width: a phone's screen at 3 px a dp, 360 dp wide."""
@@ -52,5 +52,6 @@ def render_post(
         for k, region in enumerate(closeup_regions(view, lit, focus)):
             parts = list(closeup_parts(view, region, lit, WIDTH))
             drawn.append((f"closeup-{k + 1}.png", parts, alt.alt_closeup(view, region.title, region.hexes)))
-        drawn.append(("table.png", [draw_sheet(view, WIDTH)], alt.alt_sheet(view)))
-    return [(name, _png(*parts), text) for name, parts, text in drawn]
+        pictures = [(name, _png(*parts), text) for name, parts, text in drawn]
+        pictures.append(("table.png", sheet_png(view, WIDTH), alt.alt_sheet(view)))
+    return pictures

@@ -8,16 +8,16 @@ reference width `WIDTH` and scale with the picture.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
 
 from engine.views import PlayerView, View
 from i18n import _, _n
 
-from . import cards, fonts, sprites
+from . import bands, cards, fonts, sprites
 from .naming import name, term
 from .naming import tags as player_tags
 from .palette import (
@@ -88,29 +88,62 @@ class Scale:
 
 @dataclass(frozen=True)
 class Block:
-    """A band of the picture: its height, and how to draw it from a given top."""
+    """A band of the picture: its height, and how to draw it from a given top (on `PANEL`,
+    inside the band).
+
+    ``key``: everything the band shows, when its builder can name it (None: drawn every time).
+    With the language and the width, equal keys draw equal pixels: `render.bands` keeps the
+    bands it wrote under their keys, and a later table takes them instead of drawing them
+    again. So a key holds every value its builder reads from the view."""
 
     height: int
     draw: Callable[[Image.Image, int], None]
+    key: Hashable = None
 
 
 def draw_sheet(view: View, width: int = WIDTH) -> Image.Image:
     """The table of ``view`` as an RGB picture ``width`` px wide, as tall as its content."""
     with fonts.picture(width):
-        s = Scale(width)
-        tags = player_tags(view.players)
-        blocks = [header(view, s)]
-        if view.scores is not None:
-            blocks.append(final_block(view, tags, s))
-        blocks += [player_block(view, p, tags[p.seat], s) for p in view.players]
-        if view.scores is None:
-            blocks += [politics_block(view, s), voice_block(view, s), supply_block(view, s)]
-        img = Image.new("RGB", (width, sum(b.height for b in blocks) + s.px(16)), PANEL)
+        blocks = sheet_blocks(view, Scale(width))
+        img = Image.new("RGB", (width, sum(b.height for b in blocks)), PANEL)
         y = 0
         for b in blocks:
-            b.draw(img, y)
+            img.paste(draw_block(b, width), (0, y))
             y += b.height
     return img
+
+
+def draw_block(block: Block, width: int) -> Image.Image:
+    """One band on its own picture (drawn from the top: a band drawn lower could round a
+    half pixel the other way, and `sheet_png` must give the same pixels)."""
+    img = Image.new("RGB", (width, block.height), PANEL)
+    block.draw(img, 0)
+    return img
+
+
+def sheet_png(view: View, width: int = WIDTH) -> bytes:
+    """`draw_sheet`'s picture as a PNG, its bands written before taken as they were
+    (`render.bands`): the same pixels, each band drawn only when its key is new."""
+    with fonts.picture(width):
+        blocks = sheet_blocks(view, Scale(width))
+        return bands.png(width, [(b.key, partial(draw_block, b, width)) for b in blocks])
+
+
+def sheet_blocks(view: View, s: Scale) -> list[Block]:
+    """The table's bands, top to bottom (inside `fonts.picture`)."""
+    tags = player_tags(view.players)
+    blocks = [header(view, s)]
+    if view.scores is not None:
+        blocks.append(final_block(view, tags, s))
+    blocks += [player_block(view, p, tags[p.seat], s) for p in view.players]
+    if view.scores is None:
+        blocks += [politics_block(view, s), voice_block(view, s), supply_block(view, s)]
+    blocks.append(Block(s.px(16), _nothing, key="margin"))
+    return blocks
+
+
+def _nothing(img: Image.Image, top: int) -> None:
+    """The bottom margin: the background only."""
 
 
 def header_lines(view: View, s: Scale) -> list[Line]:
@@ -266,6 +299,7 @@ def player_block(view: View, p: PlayerView, tag: str, s: Scale) -> Block:
     h = round(max(side + 2 * pad, lines_height(lines, s.px(46)) + 2 * pad))
     on = p.seat in view.pending
     colour = player(p.seat)
+    key = ("player", p.model_dump_json(), tag, on, tuple(player_chips(view, p)))
 
     def draw(img: Image.Image, top: int) -> None:
         box = (s.margin - s.px(8), top, s.width - s.margin + s.px(8), top + h)
@@ -275,7 +309,7 @@ def player_block(view: View, p: PlayerView, tag: str, s: Scale) -> Block:
         img.paste(tok, (left, top + pad), tok)
         draw_lines(img, lines, x0, top + pad, s.px(46))
 
-    return Block(h + s.px(12), draw)
+    return Block(h + s.px(12), draw, key)
 
 
 def _draw_at(img: Image.Image, lines: list[Line], x: float, top: float) -> None:
@@ -310,7 +344,8 @@ def politics_block(view: View, s: Scale) -> Block:
             y = top + head_h + (k // per_row) * (h + gap)
             sprites.blit_over(img, tile, (x, y), PANEL)
 
-    return Block(head_h + rows * (h + gap) + s.px(14), draw)
+    key = ("politics", view.politics_pile, view.politics_discard, tuple(view.politics_row))
+    return Block(head_h + rows * (h + gap) + s.px(14), draw, key)
 
 
 def voice_block(view: View, s: Scale) -> Block:
@@ -319,7 +354,7 @@ def voice_block(view: View, s: Scale) -> Block:
         # No voice yet: the four cards are drawn when year 1 begins.
         note = _heading(_("Voice of the people"), s, _("drawn when year 1 begins"))
         return Block(
-            round(lines_height(note)) + s.px(16), lambda img, top: _draw_at(img, note, s.margin, top)
+            round(lines_height(note)) + s.px(16), lambda img, top: _draw_at(img, note, s.margin, top), "voice"
         )
     head = _heading(_("Voice of the people"), s)
     head_h = round(lines_height(head)) + s.px(8)
@@ -352,7 +387,8 @@ def voice_block(view: View, s: Scale) -> Block:
                 label = fonts.shorten(term(v), size, room - s.px(8))
                 fonts.text(img, mid, label, size, SERVICE_TEXT[v], anchor="mm", bold=True)
 
-    return Block(head_h + h + s.px(24), draw)
+    key = ("voice", tuple(view.voice), tuple(view.peek), tuple(view.voice_result))
+    return Block(head_h + h + s.px(24), draw, key)
 
 
 def supply_block(view: View, s: Scale) -> Block:
@@ -373,7 +409,7 @@ def supply_block(view: View, s: Scale) -> Block:
     def draw(img: Image.Image, top: int) -> None:
         draw_lines(img, lines, s.margin, top)
 
-    return Block(round(lines_height(lines)) + s.px(8), draw)
+    return Block(round(lines_height(lines)) + s.px(8), draw, ("supply", tuple(items)))
 
 
 def final_lines(view: View, s: Scale, room: float) -> list[list[Line]]:
