@@ -3,7 +3,7 @@ last one (the players who did not move, the politics cards, the voice of the peo
 band drawn and written once is taken again, not drawn again, while the same key comes back.
 
 Each worker process keeps its own, up to `KEPT_BYTES` of deflated rows (the least recently
-used go first): about 20 000 bands, the tables of a few hundred games. A band's key is what
+used go first): about 2,000 bands, the tables of some 400 games of three players. A band's key is what
 it shows (`render.sheet.Block.key`) with the language and the width it was drawn in, and the
 PNG is the same picture whether a band was kept or drawn (`tests/test_render_bands.py` draws
 many games both ways), so what is kept changes the time a picture takes, never the picture.
@@ -11,6 +11,7 @@ many games both ways), so what is kept changes the time a picture takes, never t
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 
@@ -29,6 +30,8 @@ Band = tuple[Hashable, Callable[[], Image.Image]]
 
 _kept: OrderedDict[Hashable, encode.Segment] = OrderedDict()
 _kept_bytes = 0
+_lock = threading.Lock()
+"""Pictures may be drawn in several threads of one process (`ThreadWorkers`: tests, tools)."""
 
 
 def png(width: int, bands: Sequence[Band]) -> bytes:
@@ -39,28 +42,38 @@ def png(width: int, bands: Sequence[Band]) -> bytes:
     segments = []
     for key, draw in bands:
         full = None if key is None else (lang, width, key)
-        found = None if full is None else _kept.get(full)
+        found = None if full is None else _take(full)
         if found is None:
             found = encode.segment(draw(), palette)
             if full is not None:
                 _keep(full, found)
-        else:
-            _kept.move_to_end(full)
         segments.append(found)
     return encode.segments_png(width, segments, palette)
 
 
+def _take(key: Hashable) -> encode.Segment | None:
+    with _lock:
+        found = _kept.get(key)
+        if found is not None:
+            _kept.move_to_end(key)
+        return found
+
+
 def _keep(key: Hashable, segment: encode.Segment) -> None:
     global _kept_bytes
-    _kept[key] = segment
-    _kept_bytes += len(segment.data)
-    while _kept_bytes > KEPT_BYTES:
-        _, old = _kept.popitem(last=False)
-        _kept_bytes -= len(old.data)
+    with _lock:
+        old = _kept.pop(key, None)  # another thread wrote it meanwhile
+        _kept_bytes -= 0 if old is None else len(old.data)
+        _kept[key] = segment
+        _kept_bytes += len(segment.data)
+        while _kept_bytes > KEPT_BYTES:
+            _, gone = _kept.popitem(last=False)
+            _kept_bytes -= len(gone.data)
 
 
 def forget() -> None:
-    """Forget every kept band (tests, and `bench_render` measuring a cold start)."""
+    """Forget every kept band (tests, and the benchmarks measuring the machine's speed)."""
     global _kept_bytes
-    _kept.clear()
-    _kept_bytes = 0
+    with _lock:
+        _kept.clear()
+        _kept_bytes = 0

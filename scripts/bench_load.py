@@ -83,6 +83,7 @@ def drawing_speed(games: int = 50) -> float:
     median; the machine's speed varies by a third from hour to hour, so the load's figures are
     read against it)."""
     import render
+    from render import bands
     from render.samples import early_posts
 
     posts = early_posts(games)
@@ -91,6 +92,7 @@ def drawing_speed(games: int = 50) -> float:
         render.render_post(view, highlight=lit, focus=focus)
     times = []
     for view, lit, focus in posts:
+        bands.forget()  # the machine's speed: every band drawn, as before bands were kept
         start = time.process_time()
         render.render_post(view, highlight=lit, focus=focus)
         times.append(time.process_time() - start)

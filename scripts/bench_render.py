@@ -11,7 +11,8 @@ It prints figures; it does not fail. Three cases:
   the first board in a fresh process after `warm()` (target < 150 ms), the median, p95 and
   max per board (target p95 < 60 ms) and the process's peak RSS (target < 200 MiB);
 - ``--posts`` turn posts (`render.render_post`: overview, close-ups, table) of 3-player games
-  in their first moves, the games taken in turn as the load benchmark plays them: CPU per post,
+  in their first moves, the games taken in turn as the load benchmark plays them: CPU per post
+  with nothing kept (`render.bands` forgotten before each) and with the table's bands kept,
   drawing and writing apart, the bytes, and the PNG writer's deflate (ISA-L level 1) beside
   zlib's level 3 on the same pictures.
 
@@ -43,7 +44,7 @@ from PIL import Image
 
 import render
 from engine.views import View
-from render import encode, render_board
+from render import bands, encode, render_board
 from render.closeup import closeup_regions, draw_closeup
 from render.compose import layout_key
 from render.overview import draw_overview
@@ -168,12 +169,19 @@ def post_pictures(post: Post) -> list[Image.Image]:
     ]
 
 
+def _cold_post(post: Post) -> None:
+    """`render.render_post` with no band of a table kept (`render.bands`): all drawn."""
+    bands.forget()
+    render.render_post(post[0], highlight=post[1], focus=post[2])
+
+
 def posts_case(count: int) -> None:
     posts = early_posts(max(1, count // 4))
     render.warm()
     for post in posts[:20]:
         render.render_post(post[0], highlight=post[1], focus=post[2])
-    _, whole = timings(partial(render.render_post, p[0], highlight=p[1], focus=p[2]) for p in posts)
+    _, whole = timings(partial(_cold_post, p) for p in posts)
+    _, kept = timings(partial(render.render_post, p[0], highlight=p[1], focus=p[2]) for p in posts)
     drawn: list[list[Image.Image]] = []
     _, drawing = timings(partial(lambda p: drawn.append(post_pictures(p)), p) for p in posts)
     pal = palette_image()
@@ -183,7 +191,8 @@ def posts_case(count: int) -> None:
     sizes = [sum(len(encode.png(i, pal)) for i in pics) for pics in drawn[:40]]
     print(f"{len(posts)} turn posts of 3-player games in their first moves "
           f"({sum(map(len, drawn)) / len(posts):.2f} pictures, {pixels / 1e6:.1f} Mpx a post):")  # fmt: skip
-    print(f"  render_post, CPU: {summary(whole)}")
+    print(f"  render_post, CPU (nothing kept): {summary(whole)}")
+    print(f"    the table's unchanged bands kept (one process, games in turn): {summary(kept)}")
     print(f"  drawing, CPU:     {summary(drawing)}")
     kb = statistics.median(sizes) / 1024
     print(f"  writing the PNGs, CPU: {summary(writing)}; {kb:.0f} KB a post (median)")
