@@ -4,6 +4,7 @@ that `pgserver` starts once per session)."""
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -13,12 +14,21 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from pgserver import PgServer, PgServerMissing
-from test_bot_support import FakeClock, Table, open_service
+from test_bot_support import OPENED, FakeClock, Table, open_service
 
 from bot.service.core import CittaService
 from bot.storage import StorageProtocol, open_storage
 
 BACKENDS = ("sqlite", "postgres")
+
+
+@pytest.fixture(autouse=True)
+async def close_what_a_test_left_open() -> AsyncIterator[None]:
+    """Close the services a test opened and left open (it failed before closing them)."""
+    yield
+    while OPENED:
+        with contextlib.suppress(Exception):
+            await OPENED.pop().close()
 
 
 @pytest.fixture(scope="session")

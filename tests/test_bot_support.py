@@ -98,12 +98,20 @@ class FakeClock:
         self.now += hours * HOUR
 
 
+OPENED: list[CittaService] = []
+"""The services `open_service` opened: after each test, those still open are closed
+(`conftest.close_what_a_test_left_open`), since a test that fails before its ``close()``
+would leave an SQLite connection's thread running, and pytest would never exit."""
+
+
 async def open_service(
     path: Path | str, renderer: FakeRenderer | None = None, seed: int = SEED, clock: FakeClock | None = None
 ) -> CittaService:
-    return await CittaService.open(
+    opened = await CittaService.open(
         path, renderer=renderer or FakeRenderer(), seeds=lambda: seed, clock=clock or FakeClock()
     )
+    OPENED.append(opened)
+    return opened
 
 
 async def query(storage: StorageProtocol, sql: str, *args: object) -> list[dict[str, Any]]:
