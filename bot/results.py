@@ -30,8 +30,9 @@ CUSTOM_ID_TEMPLATE = r"citta:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+|-):(?P<
 SELECT_TEMPLATE = "cittas" + CUSTOM_ID_TEMPLATE.removeprefix("citta")
 """The custom ids of select menus (a template of their own: discord.py matches every template)."""
 _CUSTOM_ID = re.compile(r"(?P<kind>cittas?)" + CUSTOM_ID_TEMPLATE.removeprefix("citta"))
-ACTIONS = ("join", "leave", "start", "peek", "abandon", "panel", "close")
-"""``panel``: open the private panel of one's pending decision; ``close``: close that panel."""
+ACTIONS = ("join", "leave", "start", "peek", "abandon", "panel", "close", "forget")
+"""``panel``: open the private panel of one's pending decision; ``close``: close that panel;
+``forget``: confirm ``/citta me forget`` (no game: game 0, for the server it is pressed in)."""
 MAX_CUSTOM_ID = 100
 PEEK_LABEL = N_("Show my peek")
 """The label of the button that shows a player their private information."""

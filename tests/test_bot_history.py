@@ -11,7 +11,7 @@ from PIL import Image
 from test_bot_support import CHANNEL, GUILD, PLAYERS, Table, Transcript, answer_all, query, start_game
 
 from bot.errors import NoGame, NotAllowed
-from bot.results import User
+from bot.results import User, parse_custom_id
 from bot.service.base import default_renderer
 from bot.service.core import CittaService
 from bot.service.history import number
@@ -154,6 +154,12 @@ async def test_the_replay_of_a_running_game_is_refused(svc: CittaService) -> Non
 async def test_forget_takes_a_name_out_of_the_history_and_keeps_the_games(table: Table) -> None:
     game_id = await finish(table, 2, ("basic",))
     svc = table.svc
+    prompt = await svc.forget_prompt(GUILD, PLAYERS[1].id)
+    assert prompt.ephemeral and "the 1 finished game" in prompt.text and "cannot be undone" in prompt.text
+    [button] = prompt.buttons
+    ref = parse_custom_id(button.custom_id)
+    assert button.style == "danger" and ref is not None and ref.action == "forget"
+    assert "Bob" in (await svc.games(GUILD)).text, "asking changes nothing"
     msg = await svc.forget(GUILD, PLAYERS[1].id)
     assert msg.ephemeral and "1 finished game" in msg.text
     places = await svc.storage.game_results(game_id)
@@ -168,3 +174,5 @@ async def test_forget_takes_a_name_out_of_the_history_and_keeps_the_games(table:
         await svc.stats(GUILD, PLAYERS[1])
     with pytest.raises(NoGame):
         await svc.forget(GUILD, PLAYERS[1].id)
+    with pytest.raises(NoGame, match="nothing of yours"):
+        await svc.forget_prompt(GUILD, PLAYERS[1].id)

@@ -40,7 +40,9 @@ async def test_the_history_keeps_results_ratings_and_forgets_a_player(store: Sto
     assert await store.store_replay(game, [Post(CHANNEL, Message("gif"))], 40)
     assert await store.store_replay(game, [Post(CHANNEL, Message("gif"))], 41) is None
     assert await store.unreplayed() == [other]
+    assert [await store.games_to_forget(guild, ANN), await store.games_to_forget(guild + 1, ANN)] == [2, 0]
     assert await store.forget(guild, ANN) == 2
+    assert await store.games_to_forget(guild, ANN) == 0 and await store.games_to_forget(guild, BOB) == 2
     row = await store.game(game)
     assert row is not None and row.record is not None and row.snapshot is not None
     assert row.record["players"] == [FORMER, "Bob"] and row.record["seed"] == 1

@@ -105,4 +105,12 @@ async def test_two_finished_games_make_a_history_that_the_commands_show(
         assert _gif_frames(latest, second) >= 30
         chosen = await _private(fake, alice, "citta replay", game=first)
         assert _gif_frames(chosen, first) == frames
+
+        prompt = await _private(fake, bob, "citta me forget")
+        assert "the 2 finished games" in prompt.text and "cannot be undone" in prompt.text, prompt.text
+        assert "**Bob**" in (await _private(fake, alice, "citta leaderboard")).text, "asking forgets nothing"
+        [forget] = prompt.custom_ids
+        done = await answer(fake, await fake.click(prompt, forget, bob))
+        assert done.ephemeral and done.recipient is bob and done.text.startswith("Done:"), done.text
+        assert "**Bob**" not in (await _private(fake, alice, "citta leaderboard")).text
     fake.check()

@@ -98,7 +98,8 @@ async def announce(interaction: discord.Interaction[Any], outcome: Outcome) -> N
 
 
 class CittaButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=CUSTOM_ID_TEMPLATE):
-    """Every button of the bot: Join/Leave/Start, moves, Show my peek, abandon confirmation."""
+    """Every button of the bot: Join/Leave/Start, moves, Show my peek, the abandon and forget
+    confirmations."""
 
     def __init__(self, button: Button) -> None:
         super().__init__(
@@ -178,6 +179,9 @@ async def press(interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
         await announce(interaction, outcome)
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
+    if ref.action == "forget":  # no game: the server's history
+        await reply(interaction, await svc.forget(interaction.guild_id or 0, user.id))
+        return
     await svc.come_back(user.id, game_id=ref.game)
     if ref.action == "peek":
         await reply(interaction, await svc.secrets(user.id, game_id=ref.game))

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.errors import NoGame, NotAllowed
-from bot.results import Message, Post, User
+from bot.results import Button, Message, Post, User, custom_id
 from bot.service.history import favourite, number, signed
 from bot.service.reminders import TickMixin
 from bot.storage.history import Finished
@@ -167,6 +167,21 @@ class ArchiveMixin(TickMixin):
         if self.renderer is None:
             raise NoGame(_("This bot draws no pictures."))
         return await self.replay_message(row, ephemeral=True)
+
+    async def forget_prompt(self, guild: int, user_id: int) -> Message:
+        """The private confirmation (with its button) for `forget`, which cannot be undone."""
+        games = await self.storage.games_to_forget(guild, user_id)
+        if not games and not await self.storage.ratings(guild, [f"user:{user_id}"]):
+            raise NoGame(_("This server's history has nothing of yours to forget."))
+        button = Button(_("Forget me"), custom_id(0, 0, None, "forget"), "danger")
+        text = _n(
+            "Take your name out of the {count} finished game you played on this server (you become "
+            "“{former}”) and delete your rating? This cannot be undone.",
+            "Take your name out of the {count} finished games you played on this server (you become "
+            "“{former}”) and delete your rating? This cannot be undone.",
+            games, former=_(FORMER),
+        )  # fmt: skip
+        return Message(text, ephemeral=True, buttons=(button,))
 
     async def forget(self, guild: int, user_id: int) -> Message:
         """Take the user's name out of this server's finished games and delete their rating."""

@@ -124,6 +124,16 @@ class HistoryStorage(ClaimStorage):
                 return None
             return await self._enqueue(game_id, posts, now)
 
+    async def games_to_forget(self, guild: int, user_id: int) -> int:
+        """How many of ``guild``'s finished games the user played in (`forget` renames them)."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT COUNT(*) AS n FROM games g JOIN seats s ON s.game = g.id "
+                "WHERE g.guild IS ? AND s.user_id = ? AND g.status IN ('over', 'abandoned')",
+                (guild or None, user_id),
+            )
+        return int(rows[0]["n"])
+
     async def forget(self, guild: int, user_id: int) -> int:
         """Take a player's name out of ``guild``'s finished games (and delete their rating): how
         many games they were in. Their seats stay, as `FORMER`, no longer tied to their user id."""

@@ -387,6 +387,11 @@ class StorageProtocol(Protocol):
         made (by this process or another)."""
         ...
 
+    async def games_to_forget(self, guild: int, user_id: int) -> int:
+        """How many of ``guild``'s finished (or abandoned) games the user played in: those
+        `forget` would take their name out of."""
+        ...
+
     async def forget(self, guild: int, user_id: int) -> int:
         """Take a player's name out of ``guild``'s finished games and delete their rating: how
         many games they were in (their seats stay, as a former player)."""

@@ -313,7 +313,7 @@ class Citta(commands.GroupCog, group_name="citta", group_description=_("Play La 
 
     @me.command(description=_("Take your name out of this server's finished games and delete your rating"))
     async def forget(self, interaction: Interaction) -> None:
-        msg = await service_of(interaction).forget(_guild(interaction), interaction.user.id)
+        msg = await service_of(interaction).forget_prompt(_guild(interaction), interaction.user.id)
         await reply(interaction, msg)
 
 

@@ -134,6 +134,16 @@ class PgHistory(PgClaims):
         self._woken(ids)
         return ids
 
+    async def games_to_forget(self, guild: int, user_id: int) -> int:
+        """How many of ``guild``'s finished games the user played in (`forget` renames them)."""
+        count = await self.pool.fetchval(
+            "SELECT COUNT(*) FROM games g JOIN seats s ON s.game = g.id "
+            "WHERE g.guild IS NOT DISTINCT FROM $1::bigint AND s.user_id = $2 "
+            "AND g.status IN ('over', 'abandoned')",
+            guild or None, user_id,
+        )  # fmt: skip
+        return int(count)
+
     async def forget(self, guild: int, user_id: int) -> int:
         """Take a player's name out of ``guild``'s finished games (and delete their rating): how
         many games they were in. Their seats stay, as `FORMER`, no longer tied to their user id."""
