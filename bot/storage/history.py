@@ -28,6 +28,13 @@ FORMER_SEAT = -100
 _placing = convert.placing
 
 
+PLAYED_IN = (
+    "FROM games g JOIN seats s ON s.game = g.id "
+    "WHERE g.guild IS ? AND s.user_id = ? AND g.status IN ('over', 'abandoned')"
+)
+"""A user's seats in a server's finished games (guild, user id): what `forget` renames."""
+
+
 class HistoryStorage(ClaimStorage):
     """Queries of the history; `Storage` supplies ``db`` and the lock."""
 
@@ -128,8 +135,7 @@ class HistoryStorage(ClaimStorage):
         """How many of ``guild``'s finished games the user played in (`forget` renames them)."""
         async with self._lock:
             rows = await self._all(
-                "SELECT COUNT(*) AS n FROM games g JOIN seats s ON s.game = g.id "
-                "WHERE g.guild IS ? AND s.user_id = ? AND g.status IN ('over', 'abandoned')",
+                f"SELECT COUNT(*) AS n {PLAYED_IN}",
                 (guild or None, user_id),
             )
         return int(rows[0]["n"])
@@ -140,8 +146,7 @@ class HistoryStorage(ClaimStorage):
         key = f"user:{user_id}"
         async with self._transaction():
             games = await self._all(
-                "SELECT g.id, s.seat FROM games g JOIN seats s ON s.game = g.id "
-                "WHERE g.guild IS ? AND s.user_id = ? AND g.status IN ('over', 'abandoned')",
+                f"SELECT g.id, s.seat {PLAYED_IN}",
                 (guild or None, user_id),
             )
             for g in games:

@@ -35,6 +35,13 @@ def _renamed(document: str | None, seat: int, *, field: str | None) -> str | Non
     return json.dumps(data)
 
 
+PLAYED_IN = (
+    "FROM games g JOIN seats s ON s.game = g.id "
+    "WHERE g.guild IS NOT DISTINCT FROM $1::bigint AND s.user_id = $2 AND g.status IN ('over', 'abandoned')"
+)
+"""A user's seats in a server's finished games ($1 guild, $2 user id): what `forget` renames."""
+
+
 class PgHistory(PgClaims):
     """Queries of the history."""
 
@@ -137,9 +144,7 @@ class PgHistory(PgClaims):
     async def games_to_forget(self, guild: int, user_id: int) -> int:
         """How many of ``guild``'s finished games the user played in (`forget` renames them)."""
         count = await self.pool.fetchval(
-            "SELECT COUNT(*) FROM games g JOIN seats s ON s.game = g.id "
-            "WHERE g.guild IS NOT DISTINCT FROM $1::bigint AND s.user_id = $2 "
-            "AND g.status IN ('over', 'abandoned')",
+            f"SELECT COUNT(*) {PLAYED_IN}",
             guild or None, user_id,
         )  # fmt: skip
         return int(count)
@@ -150,9 +155,7 @@ class PgHistory(PgClaims):
         key = f"user:{user_id}"
         async with self._transaction() as conn:
             games = await conn.fetch(
-                "SELECT g.id, s.seat, g.record, g.snapshot FROM games g JOIN seats s ON s.game = g.id "
-                "WHERE g.guild IS NOT DISTINCT FROM $1::bigint AND s.user_id = $2 "
-                "AND g.status IN ('over', 'abandoned') ORDER BY g.id FOR UPDATE OF g",
+                f"SELECT g.id, s.seat, g.record, g.snapshot {PLAYED_IN} ORDER BY g.id FOR UPDATE OF g",
                 guild or None, user_id,
             )  # fmt: skip
             for g in games:
