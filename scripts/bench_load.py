@@ -160,6 +160,7 @@ class Phase:
     waited_workers: float  # what the moves waited for the worker pool (queue and drawing)
     waited_storage: float  # and for the storage
     loop_busy: float  # the busiest event loop's share of the wall time
+    near: float  # the share of the posts drawn by the worker that drew their game's last one
     failures: int
     busy: float  # the share of the machine's CPU in use, by any program
 
@@ -176,6 +177,7 @@ class Phase:
             waited_workers=sum(sum(p["worker_waits"]) for p in parts),
             waited_storage=sum(sum(p["storage_waits"]) for p in parts),
             loop_busy=max(p["loop"] / p["wall"] for p in parts),
+            near=sum(p["near"] for p in parts) / max(1, sum(p["keyed"] for p in parts)),
             failures=sum(p["failures"] for p in parts),
             busy=busy,
         )
@@ -215,7 +217,8 @@ class Phase:
         print(f"  CPU per move: render {self.render * per:.1f} ms, storage {self.storage * per:.1f} ms, "
               f"engine {self.engine * per:.1f} ms, the rest of the event loop {self.loop * per:.1f} ms = "
               f"{self.cpu * per:.1f} ms: {CORES} cores carry at most "
-              f"{CORES * moves / self.cpu:.0f} moves/s")  # fmt: skip
+              f"{CORES * moves / self.cpu:.0f} moves/s; {self.near:.0%} of the posts drawn by "
+              "the worker of their game")  # fmt: skip
         idle = max(0.0, CORES * self.wall - self.cpu)
         print(f"  CPU time: render {self.render:.1f} s, storage {self.storage:.1f} s, "
               f"engine {self.engine:.1f} s, event loop {self.loop:.1f} s; not used by the benchmark "

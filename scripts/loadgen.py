@@ -261,7 +261,7 @@ class Driver:
 def _worker_cpu(workers: ProcessWorkers) -> float:
     """CPU seconds used so far by the worker processes of the pool."""
     total = 0
-    for pid in list(workers._pool._processes or {}):
+    for pid in workers.pids():
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
@@ -276,6 +276,8 @@ def _sample(driver: Driver) -> dict[str, float]:
         "loop": time.thread_time(),
         "process": time.process_time(),
         "workers": _worker_cpu(driver.workers),
+        "near": driver.workers.near,
+        "keyed": driver.workers.keyed,
         "engine": driver.meter.engine,
         "delivery_storage": driver.meter.delivery_storage,
     }

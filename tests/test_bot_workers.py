@@ -97,6 +97,48 @@ async def test_a_worker_that_dies_is_replaced(pool: ProcessWorkers) -> None:
     assert first not in pids and os.getpid() not in pids
 
 
+@pytest.fixture
+async def two() -> object:
+    workers = ProcessWorkers(2)
+    await workers.start()
+    yield workers
+    workers.close()
+
+
+async def test_a_keyed_job_runs_on_its_keys_worker_when_that_one_is_free(two: ProcessWorkers) -> None:
+    ran = {key: {await two.call_near(key, os.getpid) for _ in range(3)} for key in range(1, 16, 2)}
+    assert all(len(pids) == 1 for pids in ran.values()), "a key's jobs all ran in one worker"
+    assert len(set.union(*ran.values())) == 2, "the keys (every other game id) are shared out over both"
+    assert (two.near, two.keyed) == (24, 24)
+
+
+async def test_a_job_does_not_wait_for_its_keys_worker_while_another_is_free(two: ProcessWorkers) -> None:
+    home = await two.call_near(0, os.getpid)
+    busy = asyncio.ensure_future(two.call_near(0, time.sleep, 3))
+    await asyncio.sleep(0.1)  # it runs on worker 0
+    started = time.perf_counter()
+    other = await two.call_near(0, os.getpid)
+    assert other != home and not busy.done(), "it ran on the free worker"
+    assert time.perf_counter() - started < 2
+    await busy
+
+
+async def test_a_worker_that_comes_free_takes_a_job_meant_for_it_before_older_ones(
+    two: ProcessWorkers,
+) -> None:
+    pid = [await two.call_near(k, os.getpid) for k in range(2)]
+    short, long = (asyncio.ensure_future(two.call_near(k, time.sleep, s)) for k, s in ((0, 0.5), (1, 2.5)))
+    await asyncio.sleep(0.1)
+    older = asyncio.ensure_future(two.call_near(1, os.getpid))  # worker 1's, still busy
+    newer = asyncio.ensure_future(two.call_near(0, os.getpid))
+    order: list[str] = []
+    older.add_done_callback(lambda _: order.append("older"))
+    newer.add_done_callback(lambda _: order.append("newer"))
+    assert await newer == pid[0] and not long.done(), "worker 0, free first, ran the job meant for it"
+    await asyncio.gather(short, long, older)
+    assert order == ["newer", "older"]
+
+
 SCRIPT = """
 import asyncio, os, sys
 from bot.service.workers import ProcessWorkers
@@ -107,9 +149,9 @@ async def main():
         await workers.start()
         pids = {await workers.call(os.getpid) for _ in range(8)}
     else:  # killed while the workers are still starting
-        for _ in range(2):
-            workers._pool.submit(os.getpid)
-        pids = set(workers._pool._processes)
+        jobs = [asyncio.ensure_future(workers.call_near(k, os.getpid)) for k in range(2)]
+        await asyncio.sleep(0)  # each job handed to its worker, which is starting
+        pids = set(workers.pids())
     print(" ".join(map(str, sorted(pids))), flush=True)
     await asyncio.sleep(60)
 

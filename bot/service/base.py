@@ -163,17 +163,24 @@ class ServiceBase:
 
     async def pictures(
         self, view: View, highlight: list[str], *, last_move: str = "", focus: int | None = None,
-        lang: str | None = None,
+        lang: str | None = None, game: int | None = None,
     ) -> tuple[Picture, ...]:  # fmt: skip
         """The pictures of a post in ``lang`` (a language code; the current language when None:
-        a channel post passes the game's), drawn by a worker; none (and a log line) if drawing
-        fails."""
+        a channel post passes the game's), drawn by a worker (the one that drew ``game``'s last
+        post, if it is free: the bands of its table are kept there); none (and a log line) if
+        drawing fails."""
         if self.renderer is None:
             return ()
         code = lang or i18n.current().code
         try:
-            drawn = await self.workers.call(
-                self.renderer.post, view, highlight=highlight, last_move=last_move, focus=focus, lang=code
+            drawn = await self.workers.call_near(
+                game,
+                self.renderer.post,
+                view,
+                highlight=highlight,
+                last_move=last_move,
+                focus=focus,
+                lang=code,
             )
         except Exception:
             log.exception("Drawing the pictures failed; posting without them")

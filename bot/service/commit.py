@@ -249,7 +249,7 @@ class CommitMixin(EndingMixin):
                               summary.plain(body if last_move is None else last_move),
                               pending[0] if pending else None, i18n.current().code)  # fmt: skip
             pictures = await self.pictures(
-                view, lit, last_move=drawing.last_move, focus=drawing.focus, lang=drawing.lang
+                view, lit, last_move=drawing.last_move, focus=drawing.focus, lang=drawing.lang, game=game_id
             )
             if pictures:
                 self.drawings.keep(drawing, pictures)

@@ -246,7 +246,7 @@ class CittaService(
         last = f"{moves[-1].text} — {moves[-1].summary_in(i18n.current())}" if moves else ""
         pending = game.pending_seats()
         focus = pending[0] if pending else None
-        pictures = await self.pictures(view, row.highlight, last_move=last, focus=focus)
+        pictures = await self.pictures(view, row.highlight, last_move=last, focus=focus, game=row.id)
         return Message(text, pictures=pictures, ephemeral=True)
 
     async def log(self, channel: int, last: int = 10) -> Message:

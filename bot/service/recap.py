@@ -108,7 +108,7 @@ class RecapMixin(CommitMixin):
         since = moves[mine[-1] + 1 :] if mine else moves
         view = self._restore(row).view(None)
         last = f"{moves[-1].text} — {moves[-1].summary_in(i18n.current())}" if moves else ""
-        pictures = await self.pictures(view, row.highlight, last_move=last, focus=me.seat)
+        pictures = await self.pictures(view, row.highlight, last_move=last, focus=me.seat, game=row.id)
         if not since:
             return Message(_("Nothing has happened since your last move."), pictures=pictures, ephemeral=True)
         if mine:

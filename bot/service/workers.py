@@ -10,19 +10,22 @@ runs the same calls in a thread, for tests with an injected renderer and for one
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ctypes
 import ctypes.util
 import functools
+import itertools
 import logging
 import multiprocessing
 import os
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from bot.service.computer import decide
@@ -38,6 +41,10 @@ PR_SET_PDEATHSIG = 1
 class Workers(Protocol):
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T: ...
 
+    async def call_near(self, key: int | None, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """`call`, preferring the worker that ran ``key``'s earlier jobs (its caches are warm)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -46,6 +53,9 @@ class ThreadWorkers:
 
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         return await asyncio.to_thread(fn, *args, **kwargs)
+
+    async def call_near(self, key: int | None, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        return await self.call(fn, *args, **kwargs)
 
     def close(self) -> None:
         return None
@@ -85,41 +95,152 @@ def _warm(parent: int) -> None:
 
 
 class ProcessWorkers:
-    """A process pool (``spawn``: no event loop, thread or database connection is inherited).
+    """Worker processes (``spawn``: no event loop, thread or database connection is inherited),
+    each fed by this process's event loop (`call`, `call_near`).
 
-    A worker that dies (killed, out of memory) breaks the pool; the next call makes a new one
-    and tries once more.
+    A job may name a key (`call_near`: the bot names the game whose pictures it draws): it goes
+    to the worker of that key when that worker is free, so a game's pictures are mostly drawn
+    where the bands of its last table are kept (`render.bands`). No worker waits while a job
+    does: a worker that comes free takes the first of the next `LOOK_AHEAD` waiting jobs meant
+    for it, else the oldest one, and a new job goes to its own worker if that one is free, else
+    to any free one.
+
+    A worker that dies (killed, out of memory) breaks its pool; a new one is started and the job
+    it held is tried once more.
     """
 
     def __init__(self, processes: int | None = None) -> None:
         self.processes = processes or os.cpu_count() or 1
-        self._pool = self._new_pool()
+        self._pools = [self._new_pool() for _ in range(self.processes)]
+        self._busy = [False] * self.processes
+        self._waiting: deque[_Job] = deque()
+        self.near = 0
+        """Jobs with a key that ran on their key's worker."""
+        self.keyed = 0
+        """Jobs with a key that ran."""
 
-    def _new_pool(self) -> ProcessPoolExecutor:
+    @staticmethod
+    def _new_pool() -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            max_workers=self.processes,
+            max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_warm,
             initargs=(os.getpid(),),
         )
 
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-        loop = asyncio.get_running_loop()
-        job = functools.partial(fn, *args, **kwargs)
+        return await self.call_near(None, fn, *args, **kwargs)
+
+    async def call_near(self, key: int | None, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` in a worker: the worker of ``key`` when it is free (None: any)."""
+        job = _Job(key, functools.partial(fn, *args, **kwargs), asyncio.get_running_loop().create_future())
+        self._waiting.append(job)
+        self._dispatch()
+        result: T = await job.done
+        return result
+
+    def _home(self, job: _Job) -> int | None:
+        """The worker of ``job``'s key. Keys are spread by Fibonacci hashing, evenly whatever
+        their pattern: a process of a sharded bot may see only every other game id."""
+        return None if job.key is None else (job.key * FIBONACCI % 2**64) * self.processes >> 64
+
+    def _dispatch(self) -> None:
+        """Start waiting jobs on the free workers."""
+        for gone in [j for j in self._waiting if j.done.done()]:  # given up by their caller
+            self._waiting.remove(gone)
+        while self._waiting:
+            free = [w for w, busy in enumerate(self._busy) if not busy]
+            taken = next(((w, job) for w in free if (job := self._take(w, free)) is not None), None)
+            if taken is None:
+                return
+            self._start(*taken)
+
+    def _take(self, worker: int, free: list[int]) -> _Job | None:
+        """The job the free ``worker`` takes: the first of the next few meant for it, else the
+        oldest, unless that one's own worker is free too (it takes it)."""
+        ahead = list(itertools.islice(self._waiting, LOOK_AHEAD))
+        job = next((j for j in ahead if self._home(j) == worker), None)
+        if job is None:
+            home = self._home(ahead[0])
+            if home is not None and home in free:
+                return None
+            job = ahead[0]
+        self._waiting.remove(job)
+        return job
+
+    def _start(self, worker: int, job: _Job) -> None:
+        self._busy[worker] = True
+        if job.key is not None:
+            self.keyed += 1
+            self.near += self._home(job) == worker
         try:
-            return await loop.run_in_executor(self._pool, job)
-        except BrokenProcessPool:
-            log.warning("A worker process died; starting the pool again")
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = self._new_pool()
-            return await loop.run_in_executor(self._pool, job)
+            try:
+                running = self._pools[worker].submit(job.call)
+            except BrokenProcessPool:  # it died while it had nothing to do
+                self._restart(worker)
+                running = self._pools[worker].submit(job.call)
+        except Exception as error:  # no worker could be started, or the workers were closed
+            self._busy[worker] = False
+            job.done.set_exception(error)
+            return
+        loop = job.done.get_loop()
+
+        def report(done: Future[Any]) -> None:  # in the pool's thread
+            with contextlib.suppress(RuntimeError):  # the event loop has closed: nobody waits
+                loop.call_soon_threadsafe(self._finished, worker, job, done)
+
+        running.add_done_callback(report)
+
+    def _finished(self, worker: int, job: _Job, done: Future[Any]) -> None:
+        self._busy[worker] = False
+        if done.cancelled():
+            job.done.cancel()
+        elif isinstance(error := done.exception(), BrokenProcessPool) and not job.retried:
+            self._restart(worker)
+            job.retried = True
+            self._waiting.appendleft(job)
+        elif not job.done.done():
+            if error is not None:
+                job.done.set_exception(error)
+            else:
+                job.done.set_result(done.result())
+        self._dispatch()
+
+    def _restart(self, worker: int) -> None:
+        log.warning("A worker process died; starting another")
+        self._pools[worker].shutdown(wait=False, cancel_futures=True)
+        self._pools[worker] = self._new_pool()
+
+    def pids(self) -> list[int]:
+        """The worker processes' ids (those started so far)."""
+        return [pid for pool in self._pools for pid in (pool._processes or {})]
 
     async def start(self) -> None:
         """Start every worker now (each imports the engine and warms the renderer)."""
-        await asyncio.gather(*(self.call(os.getpid) for _ in range(self.processes)))
+        await asyncio.gather(*(asyncio.wrap_future(pool.submit(os.getpid)) for pool in self._pools))
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        for pool in self._pools:
+            pool.shutdown(wait=False, cancel_futures=True)
+        for job in self._waiting:
+            job.done.cancel()
+        self._waiting.clear()
+
+
+LOOK_AHEAD = 4
+"""How far down the waiting jobs a free worker looks for one meant for it: jobs start at most
+a few places out of turn."""
+FIBONACCI = 0x9E3779B97F4A7C15
+"""2**64 divided by the golden ratio (made odd): a key times it, modulo 2**64, falls evenly
+over the range; its top bits pick the worker."""
+
+
+@dataclass(eq=False)
+class _Job:
+    key: int | None
+    call: Callable[[], Any]
+    done: asyncio.Future[Any]
+    retried: bool = False
 
 
 def decide_move(
