@@ -46,7 +46,7 @@ import render
 from engine.views import View
 from render import bands, encode, render_board
 from render.closeup import closeup_regions, draw_closeup
-from render.compose import layout_key
+from render.landscape import layout_key
 from render.overview import draw_overview
 from render.png_palette import palette_image
 from render.post import WIDTH
@@ -196,8 +196,11 @@ def posts_case(count: int) -> None:
     print(f"  drawing, CPU:     {summary(drawing)}")
     kb = statistics.median(sizes) / 1024
     print(f"  writing the PNGs, CPU: {summary(writing)}; {kb:.0f} KB a post (median)")
-    for name, deflate in (("ISA-L level 1", lambda b: isal_zlib.compress(b, 1)),
-                          ("zlib level 3", lambda b: zlib.compress(b, 3))):  # fmt: skip
+    deflates: list[tuple[str, Callable[[bytes], bytes]]] = [
+        ("ISA-L level 1", lambda b: isal_zlib.compress(b, 1)),
+        ("zlib level 3", lambda b: zlib.compress(b, 3)),
+    ]
+    for name, deflate in deflates:
         cpu = time.process_time()
         size = sum(len(deflate(r)) for r in rows)
         per, kb = (time.process_time() - cpu) / len(posts) * 1000, size / len(posts) / 1024

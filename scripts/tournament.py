@@ -48,6 +48,7 @@ from openskill.models import PlackettLuce
 
 from engine import Game
 from engine.ai import LEVELS, choose
+from engine.state import SetupKind
 
 FIRST_SEED = 1_000_000
 BOOTSTRAP = 200
@@ -81,7 +82,7 @@ def play(table: Table, index: int, seed: int) -> Result:
     """Game ``index`` of a table on ``seed``: seat s plays slot (s + index) mod n of the table."""
     n = len(table)
     seats = [table[(s + index) % n] for s in range(n)]
-    setup = "beginner" if index % 2 == 0 else "experienced"
+    setup: SetupKind = "beginner" if index % 2 == 0 else "experienced"
     game = Game.new([f"P{s}" for s in range(n)], seed=seed, setup=setup)
     times: dict[str, list[float]] = defaultdict(list)
     while not game.is_over:
