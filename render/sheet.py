@@ -88,8 +88,8 @@ class Scale:
 
 @dataclass(frozen=True)
 class Block:
-    """A band of the picture: its height, and how to draw it from a given top (on `PANEL`,
-    inside the band).
+    """A band of the picture: its height, and how to draw it on a picture of its own, as wide
+    as the table and as tall as the band (on `PANEL`).
 
     ``key``: everything the band shows, when its builder can name it (None: drawn every time).
     With the language and the width, equal keys draw equal pixels: `render.bands` keeps the
@@ -97,7 +97,7 @@ class Block:
     again. So a key holds every value its builder reads from the view."""
 
     height: int
-    draw: Callable[[Image.Image, int], None]
+    draw: Callable[[Image.Image], None]
     key: Hashable = None
 
 
@@ -117,7 +117,7 @@ def draw_block(block: Block, width: int) -> Image.Image:
     """One band on its own picture (drawn from the top: a band drawn lower could round a
     half pixel the other way, and `sheet_png` must give the same pixels)."""
     img = Image.new("RGB", (width, block.height), PANEL)
-    block.draw(img, 0)
+    block.draw(img)
     return img
 
 
@@ -142,7 +142,7 @@ def sheet_blocks(view: View, s: Scale) -> list[Block]:
     return blocks
 
 
-def _nothing(img: Image.Image, top: int) -> None:
+def _nothing(img: Image.Image) -> None:
     """The bottom margin: the background only."""
 
 
@@ -176,9 +176,9 @@ def header(view: View, s: Scale) -> Block:
     pad = s.px(20)
     h = round(lines_height(lines) + 2 * pad)
 
-    def draw(img: Image.Image, top: int) -> None:
-        ImageDraw.Draw(img).rectangle((0, top, s.width, top + h), fill=HEADER)
-        draw_lines(img, lines, s.margin, top + pad)
+    def draw(img: Image.Image) -> None:
+        ImageDraw.Draw(img).rectangle((0, 0, s.width, h), fill=HEADER)
+        draw_lines(img, lines, s.margin, pad)
 
     return Block(h + s.px(12), draw)
 
@@ -301,19 +301,15 @@ def player_block(view: View, p: PlayerView, tag: str, s: Scale) -> Block:
     colour = player(p.seat)
     key = ("player", p.model_dump_json(), tag, on, tuple(player_chips(view, p)))
 
-    def draw(img: Image.Image, top: int) -> None:
-        box = (s.margin - s.px(8), top, s.width - s.margin + s.px(8), top + h)
+    def draw(img: Image.Image) -> None:
+        box = (s.margin - s.px(8), 0, s.width - s.margin + s.px(8), h)
         fill, edge = (shade(colour, 1.75), HIGHLIGHT) if on else (PAPER, PANEL_LINE)
         sprites.rounded(img, box, radius=s.px(14), fill=fill, outline=edge, width=s.px(6 if on else 2))
         tok = token(p.seat, tag, side, s.font(36 if len(tag) == 1 else 30))
-        img.paste(tok, (left, top + pad), tok)
-        draw_lines(img, lines, x0, top + pad, s.px(46))
+        img.paste(tok, (left, pad), tok)
+        draw_lines(img, lines, x0, pad, s.px(46))
 
     return Block(h + s.px(12), draw, key)
-
-
-def _draw_at(img: Image.Image, lines: list[Line], x: float, top: float) -> None:
-    draw_lines(img, lines, x, top)
 
 
 def _heading(text: str, s: Scale, note: str = "") -> list[Line]:
@@ -336,12 +332,12 @@ def politics_block(view: View, s: Scale) -> Block:
     h = round((most + 1) * size * 1.2 + s.px(24))
     rows = (len(view.politics_row) + per_row - 1) // per_row
 
-    def draw(img: Image.Image, top: int) -> None:
-        draw_lines(img, head, s.margin, top)
+    def draw(img: Image.Image) -> None:
+        draw_lines(img, head, s.margin, 0)
         for k, card in enumerate(view.politics_row):
             tile = cards.card_tile(card, w, h, size, room)
             x = s.margin + (k % per_row) * (w + gap)
-            y = top + head_h + (k // per_row) * (h + gap)
+            y = head_h + (k // per_row) * (h + gap)
             sprites.blit_over(img, tile, (x, y), PANEL)
 
     key = ("politics", view.politics_pile, view.politics_discard, tuple(view.politics_row))
@@ -353,9 +349,11 @@ def voice_block(view: View, s: Scale) -> Block:
     if view.phase == "setup":
         # No voice yet: the four cards are drawn when year 1 begins.
         note = _heading(_("Voice of the people"), s, _("drawn when year 1 begins"))
-        return Block(
-            round(lines_height(note)) + s.px(16), lambda img, top: _draw_at(img, note, s.margin, top), "voice"
-        )
+
+        def draw_note(img: Image.Image) -> None:
+            draw_lines(img, note, s.margin, 0)
+
+        return Block(round(lines_height(note)) + s.px(16), draw_note, "voice")
     head = _heading(_("Voice of the people"), s)
     head_h = round(lines_height(head)) + s.px(8)
     cw, ch, gap = s.px(176), s.px(196), s.px(14)
@@ -365,9 +363,9 @@ def voice_block(view: View, s: Scale) -> Block:
     tally_h = round(size * 1.4 * (len(view.voice_result) + 1)) if view.voice_result else 0
     h = max(ch, tally_h)
 
-    def draw(img: Image.Image, top: int) -> None:
-        draw_lines(img, head, s.margin, top)
-        y = top + head_h
+    def draw(img: Image.Image) -> None:
+        draw_lines(img, head, s.margin, 0)
+        y = head_h
         for k in range(4):
             x = s.margin + k * (cw + gap)
             box = (x, y, x + cw, y + ch)
@@ -406,8 +404,8 @@ def supply_block(view: View, s: Scale) -> Block:
         )
     lines = flow(pieces, s.room)
 
-    def draw(img: Image.Image, top: int) -> None:
-        draw_lines(img, lines, s.margin, top)
+    def draw(img: Image.Image) -> None:
+        draw_lines(img, lines, s.margin, 0)
 
     return Block(round(lines_height(lines)) + s.px(8), draw, ("supply", tuple(items)))
 
@@ -452,9 +450,9 @@ def final_block(view: View, tags: list[str], s: Scale) -> Block:
     seats = [r[0] for r in score_rows(view)]
     winners = set(view.winners or [])
 
-    def draw(img: Image.Image, top: int) -> None:
-        draw_lines(img, head, s.margin, top)
-        y = top + head_h
+    def draw(img: Image.Image) -> None:
+        draw_lines(img, head, s.margin, 0)
+        y = head_h
         for seat, lines, h in zip(seats, places, heights, strict=True):
             if seat in winners:
                 box = (s.margin - s.px(8), y - gap / 2, s.width - s.margin + s.px(8), y + h - gap / 2)
