@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_bot_support import (
     CHANNEL,
     PLAYERS,
@@ -68,6 +69,34 @@ async def test_the_delivery_sends_the_kept_pictures_and_lets_them_go(database: P
         sent = envelope.load(row.channel, row.payload, None).message_for()
         assert sent is not None and sent.drawing is None, "its drawing is not kept once sent"
         assert sent.text, "the rest of the post is kept"
+    await svc.close()
+
+
+@pytest.mark.parametrize("how", ["another move got in first", "the storage failed"])
+async def test_the_pictures_of_a_move_that_was_not_stored_are_let_go(database: Path | str, how: str) -> None:
+    svc = await open_service(database)
+    await start_game(svc, 2)
+    seat = (await current(svc)).pending_seats()[0]
+    kept, real, tries = len(svc.drawings), svc.storage.commit_moves, []
+
+    async def first_try_not_stored(game_id: int, **kw: Any) -> list[int] | None:
+        tries.append(game_id)
+        if len(tries) > 1:
+            return await real(game_id, **kw)
+        if how == "the storage failed":
+            raise ConnectionError("the database went away")
+        return None  # as when the game is no longer at that version: the move is tried again
+
+    svc.storage.commit_moves = first_try_not_stored  # type: ignore[method-assign]
+    if how == "the storage failed":
+        with pytest.raises(ConnectionError):
+            await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+        assert len(svc.drawings) == kept, "nothing of the move that failed is kept"
+        await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+    else:
+        await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+    assert len(tries) == 2
+    assert len(svc.drawings) == kept + 1, "only the stored post's pictures are kept"
     await svc.close()
 
 

@@ -152,19 +152,29 @@ class CommitMixin(EndingMixin):
         outcome = await self._outcome(row, version, game, seats, made, actor=actor, resign=resign, lead=lead,
                                       lit=lit, before=before)  # fmt: skip
         record = game.record().model_dump(mode="json")
-        async with self._ending(row, game, seats) as places:
-            ids = await self.storage.commit_moves(
-                row.id, based_on=row.version, moves=rows, record=record,
-                snapshot=game.snapshot(), status=status, highlight=lit, secrets=notes, now=self.now(),
-                resign=resign, clocks=self._clocks(row, game, seats, gone), restart={m.seat for m in made},
-                away=away, posts=[Post(row.channel, outcome=outcome), *self._final_posts(row, places)],
-                batch=batch, guild=row.guild or 0, placings=places,
-            )  # fmt: skip
+        ids = None
+        try:
+            async with self._ending(row, game, seats) as places:
+                ids = await self.storage.commit_moves(
+                    row.id, based_on=row.version, moves=rows, record=record, snapshot=game.snapshot(),
+                    status=status, highlight=lit, secrets=notes, now=self.now(), resign=resign,
+                    clocks=self._clocks(row, game, seats, gone), restart={m.seat for m in made}, away=away,
+                    posts=[Post(row.channel, outcome=outcome), *self._final_posts(row, places)],
+                    batch=batch, guild=row.guild or 0, placings=places,
+                )  # fmt: skip
+        finally:
+            if ids is None:  # not stored (another move got in first, or it failed): no post of it
+                self._let_go(outcome)
         if ids is None:
             return None
         self.positions.keep(row.id, version, record, game)
         bots = {s.seat for s in seats if s.played_by_bot} | gone
         return outcome.stored(ids, settled=not game.is_over and not bots & set(game.pending_seats()))
+
+    def _let_go(self, outcome: Outcome) -> None:
+        """Let go of the pictures drawn for ``outcome``'s post, which was not stored."""
+        if outcome.announcement is not None and outcome.announcement.drawing is not None:
+            self.drawings.drop(outcome.announcement.drawing)
 
     async def _outcome(
         self, row: GameRow, version: int, game: Game, seats: list[SeatRow], made: list[Made], *,

@@ -14,7 +14,8 @@ about 1.5 ms of CPU in SQLite's thread and about 4 ms in PostgreSQL's server and
 
 Kept pictures are let go when their post is settled (sent, or refused for good) and, past
 `KEEP_BYTES`, oldest first (a post that waits long for its channel is drawn again when its
-turn comes; a drawing whose move was never stored is simply forgotten).
+turn comes); the pictures of a move that was not stored (another move got in first, or the
+storage failed) are let go at once.
 """
 
 from __future__ import annotations
