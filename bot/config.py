@@ -261,13 +261,22 @@ class _RolledBack(Exception):
 class RedactFilter(logging.Filter):
     """Replaces each secret by ``[redacted]`` in a record's message, traceback and stack."""
 
+    SHORT = 8
+    """A secret shorter than this (a database password such as ``x``) is replaced only where it
+    stands apart from letters and digits, as in ``user:x@host``: replaced inside words too, it
+    would garble every log line and, by the gaps it leaves, give itself away."""
+
     def __init__(self, *secrets: str) -> None:
         super().__init__()
-        self.secrets = [s for s in secrets if s]
+        self.patterns = [
+            re.compile(re.escape(s) if len(s) >= self.SHORT else rf"(?<![^\W_]){re.escape(s)}(?![^\W_])")
+            for s in dict.fromkeys(secrets)
+            if s
+        ]
 
     def _clean(self, text: str) -> str:
-        for s in self.secrets:
-            text = text.replace(s, REDACTED)
+        for pattern in self.patterns:
+            text = pattern.sub(REDACTED, text)
         return text
 
     def filter(self, record: logging.LogRecord) -> bool:

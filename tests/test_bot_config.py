@@ -91,6 +91,19 @@ def test_the_token_is_redacted_from_log_messages_and_tracebacks() -> None:
     assert f"RuntimeError: bad token {REDACTED}" in text
 
 
+def test_a_short_secret_is_redacted_where_it_stands_alone_not_inside_words() -> None:
+    stream = io.StringIO()
+    root = logging.getLogger()
+    saved = root.handlers[:], root.level
+    try:
+        setup_logging("INFO", "x", stream=stream)
+        logging.getLogger("bot.test").warning("Cannot reach postgresql://citta:x@db/citta; next try in 2 s.")
+    finally:
+        root.handlers, _ = saved
+        root.setLevel(saved[1])
+    assert f"postgresql://citta:{REDACTED}@db/citta; next try in 2 s." in stream.getvalue()
+
+
 def test_the_database_check_leaves_a_new_database_usable_and_an_old_one_unchanged(tmp_path: Path) -> None:
     new = tmp_path / "new.db"
     check_database(new)
