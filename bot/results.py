@@ -30,9 +30,10 @@ CUSTOM_ID_TEMPLATE = r"citta:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+|-):(?P<
 SELECT_TEMPLATE = "cittas" + CUSTOM_ID_TEMPLATE.removeprefix("citta")
 """The custom ids of select menus (a template of their own: discord.py matches every template)."""
 _CUSTOM_ID = re.compile(r"(?P<kind>cittas?)" + CUSTOM_ID_TEMPLATE.removeprefix("citta"))
-ACTIONS = ("join", "leave", "start", "peek", "abandon", "panel", "close", "forget")
+ACTIONS = ("join", "leave", "start", "peek", "abandon", "panel", "close", "forget", "here")
 """``panel``: open the private panel of one's pending decision; ``close``: close that panel;
-``forget``: confirm ``/citta me forget`` (no game: game 0, for the server it is pressed in)."""
+``forget``: confirm ``/citta me forget`` (no game: game 0, for the server it is pressed in);
+``here``: a paused game goes on in the channel the button is pressed in."""
 MAX_CUSTOM_ID = 100
 PEEK_LABEL = N_("Show my peek")
 """The label of the button that shows a player their private information."""
@@ -285,6 +286,8 @@ class Post:
             return self.outcome.announcement_for(failed, self.fallback)
         if not failed:
             return self.message
+        if self.message is None and not self.fallback:  # DMs only, nothing said in the channel
+            return None
         who = " ".join(f"<@{u}>" for u in sorted(failed))
         extra = f"{who} {self.fallback}".strip()
         if self.message is None:

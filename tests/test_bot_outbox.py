@@ -12,7 +12,7 @@ import pytest
 from test_bot_support import CHANNEL, PLAYERS, PNG, FakeClock, current, open_service, query, start_game
 
 from bot.errors import AlreadyMade, LobbyError
-from bot.results import Message, Post
+from bot.results import DirectMessage, Message, Post
 from bot.service.core import CittaService
 from bot.storage import envelope
 
@@ -202,3 +202,10 @@ async def test_the_clock_forgets_announcements_sent_a_month_ago_once_an_hour(dat
     await svc.tick()
     assert await svc.storage.outbox(later) is None
     await svc.close()
+
+
+def test_a_dm_only_post_without_a_fallback_says_nothing_in_the_channel_when_a_dm_fails() -> None:
+    post = Post(CHANNEL, None, (DirectMessage(ANN.id, "psst"),))
+    assert post.message_for({ANN.id}) is None and post.message_for() is None
+    told = Post(CHANNEL, None, (DirectMessage(ANN.id, "psst"),), "see your DMs")
+    assert told.message_for({ANN.id}) == Message(f"<@{ANN.id}> see your DMs", mentions=(ANN.id,))

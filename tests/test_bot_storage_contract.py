@@ -382,6 +382,37 @@ async def test_a_released_channel_sends_its_held_posts_again_and_its_games_go_on
     assert await store.release_channel(CHANNEL, 11) == [], "nothing is paused there any more"
 
 
+async def test_a_paused_game_moves_to_another_channel_with_its_held_posts(store: StorageProtocol) -> None:
+    game = await running_game(store)
+    while (head := await store.outbox_head(CHANNEL)) is not None:  # the start's post
+        await store.outbox_sent(head.id, 1, 1)
+    a, b = await store.enqueue(game, [Post(CHANNEL, Message("a")), Post(CHANNEL, Message("b"))], 2)
+    (not_the_games,) = await store.enqueue(None, [Post(CHANNEL, Message("a lobby's"))], 2)
+    assert (await store.outbox_claim(CHANNEL, "me", 3, 60)).id == a  # type: ignore[union-attr]
+    await store.outbox_trying(a, 3)
+    nonce = (await store.outbox(a)).nonce  # type: ignore[union-attr]
+    assert await store.move_game(game, CHANNEL + 5, 4) is None, "a game that is not paused stays"
+    assert await store.hold_channel(CHANNEL, "the channel was deleted", 4) == [game]
+    assert [g.id for g in await store.paused_games(1)] == [game] and await store.paused_games(2) == []
+    busy = await running_game(store, channel=CHANNEL + 6)
+    assert await store.move_game(game, CHANNEL + 6, 5) is None, "a channel holds one open game"
+    assert await store.move_game(game, CHANNEL + 5, 9) == 2
+    row = await store.game(game)
+    assert row is not None and (row.channel, row.paused, row.updated_at) == (CHANNEL + 5, None, 9)
+    assert (await store.open_game(CHANNEL + 5)).id == game and await store.open_game(CHANNEL) is None  # type: ignore[union-attr]
+    assert await store.paused_games(1) == []
+    claimed = await store.outbox_claim(CHANNEL + 5, "another process", 10, 70)
+    assert claimed is not None and (claimed.id, claimed.state, claimed.error, claimed.tried_at) == (
+        a, "pending", None, None,
+    ), "due at once, never tried in its new channel"  # fmt: skip
+    assert claimed.nonce != nonce and claimed.nonce.endswith(f".{a}")
+    assert (await store.outbox(b)).channel == CHANNEL + 5  # type: ignore[union-attr]
+    left = await store.outbox(not_the_games)
+    assert left is not None and (left.channel, left.state) == (CHANNEL, "held"), "only the game's posts move"
+    assert await store.move_game(game, CHANNEL + 7, 11) is None, "no longer paused"
+    assert (await store.game(busy)).channel == CHANNEL + 6  # type: ignore[union-attr]
+
+
 async def test_storing_posts_wakes_the_delivery(store: StorageProtocol) -> None:
     woken: list[int] = []
     store.on_enqueue = lambda: woken.append(1)

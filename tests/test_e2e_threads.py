@@ -5,14 +5,17 @@ unlocking it lets the game go on."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 from pathlib import Path
 
-from fakediscord import FakeDiscord
+import pytest
+from fakediscord import FakeDiscord, FakeUser
 from fakediscord.fixtures import fake_discord
-from test_e2e_support import Table, answer, citta_bot
+from test_e2e_support import Table, answer, citta_bot, posts_after
 
+from bot.errors import NotAllowed
 from bot.results import parse_custom_id
 from bot.service.clock import DAY
 
@@ -90,4 +93,116 @@ async def test_a_locked_thread_pauses_the_game_until_it_is_unlocked(
         assert clocks and all(c.since == int(later) for c in clocks), "their full time again"
         await bot.tick()
         assert len(fake.messages(thread)) == before + 2, "no reminder: the clocks started afresh"
+    fake.check()
+
+
+async def _paused(bot: object, game_id: int) -> str | None:
+    """Why the game is paused, once it is (within 5 s): the bot hears of a deletion by the gateway."""
+    storage = bot.service.storage  # type: ignore[attr-defined]
+    for _ in range(50):
+        row = await storage.game(game_id)
+        if row is not None and row.paused:
+            return str(row.paused)
+        await asyncio.sleep(0.1)
+    return None
+
+
+async def _go_on_here(fake: FakeDiscord, user: FakeUser, game_id: int) -> str:
+    """``/citta status`` in a channel without a game, then its "Go on here" button for ``game_id``:
+    the private answer to the press."""
+    offer = await fake.slash(user, "citta status")
+    msg = await offer.wait_message()
+    assert msg.ephemeral and f"⏸ Game {game_id} (" in msg.text, msg.text
+    button = next(c for c in msg.custom_ids if c.startswith(f"citta:{game_id}:") and c.endswith(":-:here"))
+    return (await answer(fake, await fake.click(msg, button, user))).text
+
+
+async def test_a_game_whose_thread_was_deleted_goes_on_in_another_channel_with_its_held_post(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
+    fake = fake_discord
+    thread = await fake.add_thread("la-citta-game")
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    async with citta_bot(fake, database, seed=SEED) as bot:
+        table = Table(fake, bot, exact_boards=False, channel=thread)
+        await table.open(alice, [bob])
+        held = fake.hold("POST", rf"/channels/{thread.id}/messages")
+        user = table.pending()[0]
+        move = random.Random(3).choice(await table.choices(user))
+        rec = await fake.slash(user, "citta play", move=move, channel=thread)
+        await held.wait_arrived()
+        await fake.delete_channel(thread)  # THREAD_DELETE; the post in flight then gets 404 10003
+        held.release()
+        await answer(fake, rec)
+        assert await _paused(bot, table.game_id) == "the channel was deleted"
+        fake.allow(rec)  # its follow-up says the game is paused
+
+        status = await (await fake.slash(carol, "citta status")).wait_message()
+        assert "There is no game in this channel" in status.text and not status.custom_ids, "not carol's game"
+        with pytest.raises(
+            NotAllowed, match="Only the game's players, its host or a member with Manage Server"
+        ):
+            await bot.service.move_here(carol.id, guild=fake.guild_id, channel=fake.channel.id,
+                                        game_id=table.game_id)  # fmt: skip
+
+        before = len(fake.messages())
+        done = await _go_on_here(fake, bob, table.game_id)
+        assert done == f"Done: game {table.game_id} goes on in this channel.", done
+        note = await fake.wait_for(
+            lambda: next((m for m in fake.messages()[before:] if "moved game" in m.text), None)
+        )
+        posted = posts_after(fake, 0)
+        assert len(posted) == 2 and posted[1] is note, [m.text for m in posted]
+        assert posted[0].text.startswith(f"`{move}`") and posted[0].attachments, "the held turn post, drawn"
+        assert {alice.id, bob.id} <= set(note.mentioned), note.text
+        assert not note.attachments, "the held turn post brought the board"
+        row = await bot.service.storage.game(table.game_id)
+        assert row is not None and (row.channel, row.paused) == (fake.channel.id, None)
+        told = [m for p in (alice, bob) for m in fake.dms(p) if "is paused" in m.text]
+        assert len(told) == 2 and all("`/citta status`" in m.text for m in told), "each told once, by DM"
+
+        for player in (alice, bob):  # the game is played on where it now is
+            legal = await fake.autocomplete(player, "citta play", focused="move", value="")
+            if legal:
+                rec = await fake.slash(player, "citta play", move=legal[0]["value"])
+                assert (await answer(fake, rec)).text.startswith("You played")
+                await fake.wait_for(lambda: len(posts_after(fake, 0)) == 3)
+                break
+        else:
+            raise AssertionError("nobody has a move in the game's new channel")
+    fake.check()
+
+
+async def test_an_idle_game_whose_channel_is_deleted_is_paused_at_once_and_moves_with_its_board(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
+    fake = fake_discord
+    old, new = await fake.add_thread("old-game"), await fake.add_thread("new-home")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    async with citta_bot(fake, database, seed=SEED) as bot:
+        table = Table(fake, bot, exact_boards=False, channel=old)
+        await table.open(alice, [bob])
+        other = Table(fake, bot, exact_boards=False, channel=new)
+        await other.open(bob, [alice])
+        await fake.delete_channel(old)  # nothing was being posted there
+        assert await _paused(bot, table.game_id) == "the channel was deleted"
+        for player in (alice, bob):  # told where the game went, and how it goes on
+            told = await fake.wait_for(lambda p=player: [m for m in fake.dms(p) if "is paused" in m.text])
+            assert len(told) == 1 and "`/citta status`" in told[0].text, [m.text for m in told]
+        status = await (await fake.slash(alice, "citta status", channel=new)).wait_message()
+        assert f"Game {other.game_id} (" in status.text and not status.custom_ids, "this channel's own game"
+        with pytest.raises(NotAllowed, match="This channel has a game already"):
+            await bot.service.move_here(alice.id, guild=fake.guild_id, channel=new.id, game_id=table.game_id)
+        assert (await bot.service.storage.game(table.game_id)).paused  # type: ignore[union-attr]
+
+        before = len(fake.messages())
+        await _go_on_here(fake, alice, table.game_id)
+        note = await fake.wait_for(
+            lambda: next((m for m in fake.messages()[before:] if "moved game" in m.text), None)
+        )
+        assert note.channel is fake.channel and {alice.id, bob.id} <= set(note.mentioned)
+        assert note.attachments, "no held post brought the board: the note has it"
+        assert "Next:" in note.text
+        status = await (await fake.slash(alice, "citta status")).wait_message()
+        assert f"Game {table.game_id} (" in status.text and "paused" not in status.text, status.text
     fake.check()

@@ -209,6 +209,13 @@ class CittaBot(commands.AutoShardedBot):
         if not payload.data.get("thread_metadata", {}).get("locked", False):
             self.resumed(await self.service.resume_channel(payload.thread_id))
 
+    async def on_guild_channel_delete(self, channel: Any) -> None:
+        """A deleted channel's games are paused at once (their players are told how they go on)."""
+        await self.service.channel_gone(channel.id)
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        await self.service.channel_gone(payload.thread_id)
+
     def resumed(self, outcomes: list[Outcome]) -> None:
         """Games that go on again: their held posts and notes are sent, their computers play."""
         for outcome in outcomes:

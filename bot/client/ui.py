@@ -183,7 +183,12 @@ async def press(interaction: discord.Interaction[Any], ref: ButtonRef) -> None:
         await reply(interaction, await svc.forget(interaction.guild_id or 0, user.id))
         return
     await svc.come_back(user.id, game_id=ref.game)
-    if ref.action == "peek":
+    if ref.action == "here":  # a paused game moves to this channel
+        manager = bool(interaction.permissions.manage_guild)
+        await deliver(interaction, await svc.move_here(user.id, guild=interaction.guild_id or 0,
+                                                       channel=interaction.channel_id or 0, game_id=ref.game,
+                                                       can_manage=manager))  # fmt: skip
+    elif ref.action == "peek":
         await reply(interaction, await svc.secrets(user.id, game_id=ref.game))
     elif ref.action == "abandon":
         can_manage = bool(interaction.permissions.manage_guild)

@@ -198,8 +198,15 @@ class CittaService(
 
     # --- questions ------------------------------------------------------------------
 
-    async def status(self, channel: int) -> Message:
-        """Year, phase, round, who we wait for and since when."""
+    async def status(
+        self, channel: int, *, guild: int | None = None, user_id: int = 0, can_manage: bool = False
+    ) -> Message:
+        """Year, phase, round, who we wait for and since when. In a channel without an open game,
+        given the ``guild``: the user's paused games there, to go on with here (`move_offer`)."""
+        if guild is not None and await self.storage.open_game(channel) is None:
+            offer = await self.move_offer(guild, user_id, can_manage)
+            if offer is not None:
+                return offer
         row = await self._game_row(channel, None, active=False)
         seats = await self.storage.seats(row.id)
         listing = ", ".join(s.name + _tag(s, self.now()) for s in seats)

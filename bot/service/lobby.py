@@ -90,7 +90,7 @@ class LobbyMixin(CommitMixin):
             raise NoGame(_("There is no such game."))
         seats = await self.storage.seats(game_id)
         with i18n.speaking(row.settings.language):
-            return _lobby_text(row, seats)
+            return lobby_text(row, seats)
 
     async def _lobby_row(self, game_id: int, user_id: int | None = None) -> GameRow:
         """The lobby; LobbyError saying what became of it (and of the user) when it is no lobby."""
@@ -227,7 +227,7 @@ class LobbyMixin(CommitMixin):
         return replace(outcome, reply=await self.lobby_message(row.id)).stored(ids)
 
 
-def _lobby_text(row: GameRow, seats: list[SeatRow]) -> Message:
+def lobby_text(row: GameRow, seats: list[SeatRow]) -> Message:
     """The lobby message in the current language."""
     if row.players_wanted:
         wanted = _n("{count} player", "{count} players", row.players_wanted)

@@ -23,6 +23,19 @@ NONCE_BYTES = 8
 """The nonce is ``<16 hex digits>.<id>``: unique per database and well under Discord's 25 characters."""
 
 
+MOVE_POST = (
+    "UPDATE outbox SET channel = $1, nonce = $2, state = 'pending', error = NULL, next_try = 0, "
+    "claimed_by = NULL, claimed_until = 0, tried_at = NULL WHERE id = $3"
+)
+"""A post of a game moved to another channel (`move_game`): due there at once, never tried
+there, with a new nonce (one Discord saw in the channel that is gone must not answer for it)."""
+
+
+def fresh_nonce(outbox_id: int) -> str:
+    """A new nonce for the post ``outbox_id`` (see `NONCE_BYTES`)."""
+    return f"{secrets.token_hex(NONCE_BYTES)}.{outbox_id}"
+
+
 outbox_row = convert.outbox
 WITH_FILE = "SELECT o.*, f.image FROM outbox o LEFT JOIN outbox_files f ON f.outbox = o.id"
 PRUNABLE = (
@@ -52,7 +65,7 @@ class OutboxStorage(ClockStorage):
                 (game, post.channel, version, payload, now),
             )
             assert cur.lastrowid is not None
-            nonce = f"{secrets.token_hex(NONCE_BYTES)}.{cur.lastrowid}"
+            nonce = fresh_nonce(cur.lastrowid)
             await self.db.execute("UPDATE outbox SET nonce = ? WHERE id = ?", (nonce, cur.lastrowid))
             if image is not None:
                 await self.db.execute(
@@ -228,6 +241,33 @@ class OutboxStorage(ClockStorage):
                 (now, channel),
             )
         return [r["id"] for r in rows]
+
+    async def move_game(self, game_id: int, channel: int, now: int) -> int | None:
+        """A paused game goes on in ``channel``, which has no open game: its held and waiting
+        posts go there, due at once with fresh nonces (how many), the game is no longer paused.
+        None: the game is not paused (any more) or ``channel`` has an open game."""
+        async with self._transaction():
+            row = await self._one(
+                "SELECT channel FROM games WHERE id = ? AND paused IS NOT NULL "
+                "AND status IN ('lobby', 'active')",
+                (game_id,),
+            )
+            taken = await self._one(
+                "SELECT 1 FROM games WHERE channel = ? AND status IN ('lobby', 'active')", (channel,)
+            )
+            if row is None or taken is not None:
+                return None
+            posts = await self._all(
+                "SELECT id FROM outbox WHERE game = ? AND channel = ? AND state IN ('held', 'pending')",
+                (game_id, row["channel"]),
+            )
+            await self.db.executemany(MOVE_POST.replace("$1", "?").replace("$2", "?").replace("$3", "?"),
+                                      [(channel, fresh_nonce(r["id"]), r["id"]) for r in posts])  # fmt: skip
+            await self.db.execute(
+                "UPDATE games SET channel = ?, paused = NULL, blocked = NULL, updated_at = ? WHERE id = ?",
+                (channel, now, game_id),
+            )
+        return len(posts)
 
     async def set_blocked(self, game_id: int, missing: str | None) -> bool:
         """Remember which permissions the table was told are missing; False if it was told already."""

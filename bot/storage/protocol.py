@@ -98,6 +98,11 @@ class StorageProtocol(Protocol):
         """The open game of a channel, else the last one that was played there (highest id)."""
         ...
 
+    async def paused_games(self, guild: int) -> list[GameRow]:
+        """The open games of ``guild`` paused because their channel is gone (deleted, a locked
+        thread), oldest first."""
+        ...
+
     async def active_games(self, shards: Shards | None = None) -> list[GameRow]:
         """Every lobby and running game (of servers on ``shards``), by id."""
         ...
@@ -348,6 +353,13 @@ class StorageProtocol(Protocol):
     async def release_channel(self, channel: int, now: int) -> list[int]:
         """The channel can be posted in again (a locked thread unlocked): its held posts are due
         at once and its paused games go on, not paused since ``now`` (their ids)."""
+        ...
+
+    async def move_game(self, game_id: int, channel: int, now: int) -> int | None:
+        """A paused game goes on in ``channel``, which has no open game: its held and waiting
+        posts go there, due at once, each with a new nonce (how many); the game is no longer
+        paused from ``now``. None, changing nothing: the game is not paused (any more) or
+        ``channel`` has an open game."""
         ...
 
     async def set_blocked(self, game_id: int, missing: str | None) -> bool:

@@ -129,6 +129,15 @@ class Storage(HistoryStorage):
             )
         return self._game(row) if row else None
 
+    async def paused_games(self, guild: int) -> list[GameRow]:
+        """The open games of ``guild`` paused because their channel is gone, oldest first."""
+        async with self._lock:
+            rows = await self._all(
+                "SELECT * FROM games WHERE guild = ? AND paused IS NOT NULL AND status IN (?, ?) ORDER BY id",
+                (guild, *OPEN),
+            )
+        return [self._game(r) for r in rows]
+
     async def active_games(self, shards: Shards | None = None) -> list[GameRow]:
         async with self._lock:
             rows = await self._all(

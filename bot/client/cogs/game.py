@@ -139,7 +139,11 @@ class Citta(commands.GroupCog, group_name="citta", group_description=_("Play La 
 
     @app_commands.command(description=_("Year, phase and round; who we wait for, and since when"))
     async def status(self, interaction: Interaction) -> None:
-        await reply(interaction, await service_of(interaction).status(_channel(interaction)))
+        msg = await service_of(interaction).status(
+            _channel(interaction), guild=_guild(interaction), user_id=interaction.user.id,
+            can_manage=_manager(interaction),
+        )  # fmt: skip
+        await reply(interaction, msg)
 
     @app_commands.command(description=_("The last moves of the game"))
     @app_commands.describe(n=_("how many moves (default 10)"))

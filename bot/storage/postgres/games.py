@@ -59,6 +59,15 @@ class PgGames(PgHistory):
         )  # fmt: skip
         return convert.game(row) if row else None
 
+    async def paused_games(self, guild: int) -> list[GameRow]:
+        """The open games of ``guild`` paused because their channel is gone, oldest first."""
+        rows = await self._all(
+            "SELECT * FROM games WHERE guild = $1 AND paused IS NOT NULL AND status = ANY($2::text[]) "
+            "ORDER BY id",
+            guild, list(OPEN),
+        )  # fmt: skip
+        return [convert.game(r) for r in rows]
+
     async def active_games(self, shards: Shards | None = None) -> list[GameRow]:
         rows = await self._all(
             f"SELECT * FROM games WHERE status = ANY($1::text[]) AND {on_shards('guild', 2)} ORDER BY id",

@@ -15,11 +15,14 @@ import secrets
 from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
+import asyncpg
+
 from bot.results import Post
 from bot.storage import convert, envelope
-from bot.storage.outbox import MISSING, NONCE_BYTES, PRUNABLE, WITH_FILE
+from bot.storage.outbox import MISSING, MOVE_POST, NONCE_BYTES, PRUNABLE, WITH_FILE, fresh_nonce
 from bot.storage.postgres.base import many
 from bot.storage.postgres.clocks import PgClocks
+from bot.storage.protocol import OPEN
 from bot.storage.rows import Clock, OutboxRow
 from bot.storage.shards import Shards, postgres_params
 from bot.storage.shards import postgres_on_shards as on_shards
@@ -225,6 +228,39 @@ class PgOutbox(PgClocks):
                 now, channel,
             )  # fmt: skip
         return sorted(r["id"] for r in rows)
+
+    async def move_game(self, game_id: int, channel: int, now: int) -> int | None:
+        """A paused game goes on in ``channel``, which has no open game: its held and waiting
+        posts go there, due at once with fresh nonces (how many), the game is no longer paused.
+        None: the game is not paused (any more) or ``channel`` has an open game."""
+        try:
+            async with self._transaction() as conn:
+                await conn.execute("SELECT pg_advisory_xact_lock($1::bigint)", channel)  # as `_enqueue`
+                old = await conn.fetchval(
+                    "SELECT channel FROM games WHERE id = $1 AND paused IS NOT NULL "
+                    "AND status = ANY($2::text[]) FOR UPDATE",
+                    game_id, list(OPEN),
+                )  # fmt: skip
+                taken = await conn.fetchval(
+                    "SELECT 1 FROM games WHERE channel = $1 AND status = ANY($2::text[])", channel, list(OPEN)
+                )
+                if old is None or taken is not None:
+                    return None
+                posts = await conn.fetch(
+                    "SELECT id FROM outbox WHERE game = $1 AND channel = $2 AND state IN ('held', 'pending') "
+                    "ORDER BY id FOR UPDATE",
+                    game_id, old,
+                )  # fmt: skip
+                await conn.executemany(MOVE_POST, [(channel, fresh_nonce(r["id"]), r["id"]) for r in posts])
+                await conn.execute(
+                    "UPDATE games SET channel = $1, paused = NULL, blocked = NULL, updated_at = $2 "
+                    "WHERE id = $3",
+                    channel, now, game_id,
+                )  # fmt: skip
+        except asyncpg.UniqueViolationError:  # another game opened in ``channel`` at that moment
+            return None
+        self._woken([r["id"] for r in posts])
+        return len(posts)
 
     async def set_blocked(self, game_id: int, missing: str | None) -> bool:
         """Remember which permissions the table was told are missing; False if it was told already."""
