@@ -48,16 +48,18 @@ class ResumeMixin(ServiceBase):
         if was is None or was.paused is not None:
             return paused
         log.info("channel %s was deleted: game %s paused", channel, was.id)
-        seats = [s for s in await self.storage.seats(was.id) if s.user_id > 0 and not s.resigned]
-        prefs = await self.storage.prefs([s.user_id for s in seats])
+        seats = await self.storage.seats(was.id)
+        people = [s for s in seats if s.user_id > 0 and not s.resigned]
+        prefs = await self.storage.prefs([s.user_id for s in people])
         dms = []
-        for seat in seats:
+        for seat in people:
             with i18n.speaking(prefs[seat.user_id].language or was.settings.language):
                 text = _("⏸ Game {game} ({players}) is paused: its channel was deleted. In a channel of the "
                          "server without a game, `/citta status` offers to go on with it there.", game=was.id,
                          players=", ".join(s.name for s in seats))  # fmt: skip
             dms.append(DirectMessage(seat.user_id, text))
-        await self.storage.enqueue(was.id, [Post(channel, None, tuple(dms))], now)  # DMs only
+        if dms:  # DMs only: nothing can be said in the channel
+            await self.storage.enqueue(was.id, [Post(channel, None, tuple(dms))], now)
         return paused
 
     async def resume_channel(self, channel: int) -> list[Outcome]:
