@@ -206,3 +206,19 @@ async def test_an_idle_game_whose_channel_is_deleted_is_paused_at_once_and_moves
         status = await (await fake.slash(alice, "citta status")).wait_message()
         assert f"Game {table.game_id} (" in status.text and "paused" not in status.text, status.text
     fake.check()
+
+
+async def test_deleting_a_channel_pauses_the_games_in_its_threads_at_once(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
+    fake = fake_discord
+    thread = await fake.add_thread("la-citta-game")  # in the text channel
+    alice, bob = fake.user("alice"), fake.user("bob")
+    async with citta_bot(fake, database, seed=SEED) as bot:
+        table = Table(fake, bot, exact_boards=False, channel=thread)
+        await table.open(alice, [bob])
+        await fake.delete_channel(fake.channel)  # CHANNEL_DELETE only: its threads go with it
+        assert await _paused(bot, table.game_id) == "the channel was deleted"
+        told = await fake.wait_for(lambda: [m for m in fake.dms(bob) if "is paused" in m.text])
+        assert len(told) == 1
+    fake.check()

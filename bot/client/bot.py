@@ -214,6 +214,8 @@ class CittaBot(commands.AutoShardedBot):
         await self.service.channel_gone(channel.id)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A deleted thread's game too; discord.py dispatches this for each thread it knows of a
+        deleted channel (Discord sends no THREAD_DELETE for them)."""
         await self.service.channel_gone(payload.thread_id)
 
     def resumed(self, outcomes: list[Outcome]) -> None:
