@@ -86,7 +86,9 @@ class ResumeMixin(ServiceBase):
         movable = await self._movable(guild, user_id, can_manage)
         if not movable:
             return None
-        lines = [_("There is no game in this channel. Paused on this server, and yours to go on with here:")]
+        header = _("There is no game in this channel. Your paused games on this server (a button goes on "
+                   "with one here):")  # fmt: skip
+        lines = [header]
         buttons = []
         for row, seats in movable[:MAX_OFFERED]:
             players, why = ", ".join(s.name for s in seats), _(row.paused or GONE)
