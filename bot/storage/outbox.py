@@ -7,6 +7,7 @@ every other method holds the storage lock, like the rest of `Storage`.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable, Collection, Iterable, Sequence
 
@@ -29,6 +30,12 @@ MOVE_POST = (
 )
 """A post of a game moved to another channel (`move_game`): due there at once, never tried
 there, with a new nonce (one Discord saw in the channel that is gone must not answer for it)."""
+
+
+def qmarks(sql: str) -> str:
+    """SQL written for both backends with PostgreSQL's ``$1, $2 …``, in SQLite's ``?`` (each
+    numbered parameter used once, in order)."""
+    return re.sub(r"\$\d+", "?", sql)
 
 
 def fresh_nonce(outbox_id: int) -> str:
@@ -201,7 +208,7 @@ class OutboxStorage(ClockStorage):
         """Forget the posts sent (or refused for good) before ``before``, but a game's post of
         its current version (the last one: the server's history links to it); how many."""
         async with self._lock:
-            cur = await self.db.execute(f"DELETE FROM outbox WHERE {PRUNABLE.replace('$1', '?')}", (before,))
+            cur = await self.db.execute(f"DELETE FROM outbox WHERE {qmarks(PRUNABLE)}", (before,))
             return cur.rowcount
 
     async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
@@ -261,8 +268,8 @@ class OutboxStorage(ClockStorage):
                 "SELECT id FROM outbox WHERE game = ? AND channel = ? AND state IN ('held', 'pending')",
                 (game_id, row["channel"]),
             )
-            await self.db.executemany(MOVE_POST.replace("$1", "?").replace("$2", "?").replace("$3", "?"),
-                                      [(channel, fresh_nonce(r["id"]), r["id"]) for r in posts])  # fmt: skip
+            moves = [(channel, fresh_nonce(r["id"]), r["id"]) for r in posts]
+            await self.db.executemany(qmarks(MOVE_POST), moves)
             await self.db.execute(
                 "UPDATE games SET channel = ?, paused = NULL, blocked = NULL, updated_at = ? WHERE id = ?",
                 (channel, now, game_id),
