@@ -10,48 +10,41 @@ It speaks English, Deutsch, Français or Nederlands (``--lang``; by default the 
 language, from ``LC_ALL``, ``LC_MESSAGES`` or ``LANG``, when it is one of those, else English):
 every text, with each rulebook's terms. Moves and commands are typed as they are in every
 language (the notation is never translated).
+
+A move that wastes something (Golden Times paying for citizens that do not fit) is played only
+when it is typed a second time, after the warning. ``undo`` takes back the player's last move
+and the computers' since, unless something hidden became known (`Game.take_back`).
+
+This module is the game loop; what it shows is written in `bot.local_texts`, the saved file is
+`bot.local_save`'s, the command line `bot.local_cli`'s.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import random
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 import i18n
-from bot.local_cli import (
-    LOG_LINES,
-    RULE_TOPICS,
-    help_text,
-    language_of,
-    parse_args,
-    terminal_language,
-    topic_names,
-)
+from bot.local_cli import LOG_LINES, help_text, language_of, parse_args, terminal_language
+from bot.local_save import SAVE_NAME, CannotResume, read_save, save_file, write_save
+from bot.local_texts import brief, move_lines, opening, resumed, rules, saved_where, status_lines
 from bot.service.computer import level_name
-from bot.service.rules_help import NAMES as TOPIC_NAMES
-from bot.service.rules_help import topic_text
 from bot.service.summary import setup_name, standings, when
-from engine import Game, IllegalMove, Record
+from engine import Game, IllegalMove, IrreversibleMove
 from engine.ai import choose
 from engine.ai.hint import hint
-from engine.components import POLITICS_TITLES
 from engine.decisions import asked_of
-from engine.describe import describe
 from engine.events import Event
-from engine.views import View
-from i18n import N_, _, _n
+from engine.words import tell
+from i18n import _, _n
 
 NAMES = ("Ada", "Bruno", "Carla", "Dario", "Elena")
-SAVE_FORMAT = "la-citta-local/1"
-SAVE_NAME = "game.json"
-CARD_TITLES = (N_("Palace"), N_("Hospital"), N_("Public Bath"), N_("Cathedral"), N_("University"))
-"""The politics cards named after their buildings (the others' titles are `engine.words.TERMS`)."""
+
+__all__ = ["NAMES", "LocalGame", "Quit", "main", "rules"]
 
 
 class Quit(Exception):
@@ -64,56 +57,6 @@ class Mark:
 
     moves_before: int
     log_before: int
-    revealed: str | None = None
-    """The first thing made known since this move (then it cannot be taken back)."""
-
-
-def latest_save(folder: Path) -> Path | None:
-    """The most recently saved game under ``folder``."""
-    saves = sorted(folder.glob(f"*/{SAVE_NAME}"), key=lambda p: p.stat().st_mtime)
-    return saves[-1] if saves else None
-
-
-def rules(topic: str) -> str:
-    """The short rules of ``topic`` (from ``/citta rules``, without what is about Discord), by
-    its key or its name in the current language."""
-    typed = " ".join(topic.split()).lower()
-    key = typed or "overview"
-    if key not in RULE_TOPICS:
-        key = next((k for k in RULE_TOPICS if _(TOPIC_NAMES[k]).lower() == typed), "")
-    if not key:
-        return _("No rules on {topic}. Topics: {topics}.", topic=repr(topic), topics=", ".join(topic_names()))
-    return topic_text(key).replace("**", "")
-
-
-def voice_text(view: View) -> str:
-    """This year's voice as the viewer knows it: the face-up card, then the face-down ones
-    (``?`` unless revealed, or polled by the viewer)."""
-    if not view.voice or view.voice[0] is None:
-        return _("not drawn yet")
-    if all(s is not None for s in view.voice):
-        return _(
-            "{cards}: the people want {wanted}",
-            cards=", ".join(_(s or "") for s in view.voice),
-            wanted=i18n.listing([_(s) for s in view.voice_result]),
-        )
-    down = " ".join(_(s) if s else "?" for s in [s or view.peek[k] for k, s in enumerate(view.voice)][1:])
-    polled = [str(k) for k in range(1, 4) if view.voice[k] is None and view.peek[k] is not None]
-    if polled:
-        return _(
-            "{up}, face down {down} (you polled {polled})",
-            up=_(view.voice[0]),
-            down=down,
-            polled=i18n.listing(polled),
-        )
-    return _("{up}, face down {down}", up=_(view.voice[0]), down=down)
-
-
-def card_name(verb: str) -> str:
-    """A politics card of the row: its title in the current language, with the verb that plays
-    it when they differ (``Master Builder (master)``)."""
-    title = _(POLITICS_TITLES.get(verb, verb))
-    return title if title.lower() == verb else f"{title} ({verb})"
 
 
 # --- one game -----------------------------------------------------------------------------
@@ -154,100 +97,35 @@ class LocalGame:
         local = cls(
             game, None if args.auto else 0, args.level or "basic", args.out / f"game-{seed}", args.width, out
         )
-        setup = setup_name(args.setup)
-        if args.auto:
-            local.say(
-                _n(
-                    "La Città: {count} player, {setup}, seed {seed}; computers play every seat.",
-                    "La Città: {count} players, {setup}, seed {seed}; computers play every seat.",
-                    args.players,
-                    setup=setup,
-                    seed=seed,
-                )
-            )
-        else:
-            local.say(
-                _n(
-                    "La Città: {count} player, {setup}, seed {seed}; you are {name}.",
-                    "La Città: {count} players, {setup}, seed {seed}; you are {name}.",
-                    args.players,
-                    setup=setup,
-                    seed=seed,
-                    name=names[0],
-                )
-            )
+        local.say(opening(args.players, setup_name(args.setup), seed, None if args.auto else names[0]))
+        if not args.auto:
             local.say(help_text())
-            if local.save_path.exists():
-                local.say(
-                    _(
-                        "The game is saved after every move in {path} (it replaces the game saved there "
-                        "before).",
-                        path=local.save_path,
-                    )
-                )
-            else:
-                local.say(_("The game is saved after every move in {path}.", path=local.save_path))
+            local.say(saved_where(local.save_path))
         local.show(game.setup_events)
         return local
 
     @classmethod
     def resume(cls, args: argparse.Namespace, out: TextIO) -> LocalGame:
-        """Go on with a saved game: its moves are played again to rebuild the log and ``undo``."""
-        path = Path(args.resume) if args.resume else latest_save(args.out)
-        if path is None:
-            raise SystemExit(
-                _("citta: no saved game in {folder}; start one without --resume.", folder=args.out)
-            )
-        try:
-            data: dict[str, Any] = json.loads(path.read_text())
-            if data.get("format") != SAVE_FORMAT:
-                raise ValueError(_("not a {format} file", format=SAVE_FORMAT))
-            record = Record.model_validate(data["record"])
-        except (OSError, ValueError, KeyError) as e:
-            raise SystemExit(_("citta: cannot resume from {path}: {error}", path=path, error=e)) from None
+        """Go on with a saved game: its moves are played again to rebuild the log and ``undo``;
+        CannotResume when the file is not a saved game or a move of it does not apply."""
+        path = save_file(args.resume, args.out)
+        saved = read_save(path)
+        record = saved.record
         game = Game.new(record.players, seed=record.seed, setup=record.setup)
-        local = cls(
-            game, data.get("human"), args.level or data.get("level", "basic"), path.parent, args.width, out
-        )
+        local = cls(game, saved.human, args.level or saved.level, path.parent, args.width, out)
         try:
             for seat, text in record.moves:
                 local.play(seat, text, quiet=True)
         except IllegalMove as e:
-            raise SystemExit(
+            raise CannotResume(
                 _(
                     "citta: cannot resume from {path}: a saved move does not apply ({error})",
                     path=path,
                     error=e.told(i18n.current()),
                 )
             ) from None
-        made, now = len(record.moves), when(game.view(local.human))
-        if local.human is None:
-            local.say(
-                _n(
-                    "Resumed {path}: seed {seed}, {count} move made, computers play every seat. {when}. "
-                    "What happened last:",
-                    "Resumed {path}: seed {seed}, {count} moves made, computers play every seat. {when}. "
-                    "What happened last:",
-                    made,
-                    path=path,
-                    seed=record.seed,
-                    when=now,
-                )
-            )
-        else:
-            local.say(
-                _n(
-                    "Resumed {path}: seed {seed}, {count} move made, you are {name}. {when}. "
-                    "What happened last:",
-                    "Resumed {path}: seed {seed}, {count} moves made, you are {name}. {when}. "
-                    "What happened last:",
-                    made,
-                    path=path,
-                    seed=record.seed,
-                    name=record.players[local.human],
-                    when=now,
-                )
-            )
+        name = None if local.human is None else record.players[local.human]
+        local.say(resumed(path, record.seed, len(record.moves), name, when(game.view(local.human))))
         for line in local.log[-8:]:
             local.say(line)
         local.say(help_text())
@@ -290,15 +168,7 @@ class LocalGame:
             self.highlight = []  # a demo rings what happened since the last picture
 
     def save(self) -> None:
-        data = {
-            "format": SAVE_FORMAT,
-            "human": self.human,
-            "level": self.level,
-            "record": self.game.record().model_dump(mode="json"),
-        }
-        tmp = self.save_path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data))
-        os.replace(tmp, self.save_path)
+        write_save(self.save_path, self.game, self.human, self.level)
 
     def pause(self, inp: TextIO) -> None:
         """Let the player read what happened before the game goes on (at a terminal only)."""
@@ -319,9 +189,6 @@ class LocalGame:
         if seat == self.human:
             self.marks.append(Mark(before, log_before))
             self.highlight = []
-        revealed = next((e.told(i18n.current()) for e in events if e.reveals), None)
-        if revealed and self.marks and self.marks[-1].revealed is None:
-            self.marks[-1].revealed = revealed
         name, move = self.game.state.players[seat].name, self.game.record().moves[-1][1]
         if seat == self.human:
             self.note(_("{name} (you): {move}", name=name, move=move), quiet)
@@ -353,15 +220,16 @@ class LocalGame:
         """Read commands until the player moves (or takes a move back); Quit when they stop."""
         assert self.human is not None
         self.say("")
-        self.say(self.brief())
+        self.say(brief(self.game.view(self.human), self.human))
         asked = asked_of(self.game.state, self.human, words=i18n.current())
         self.say(_("Your move: {asked}.", asked=i18n.listing(asked)))
+        warned: str | None = None  # a move that wastes something, played if typed again at once
         while True:
             print(_("your move") + "> ", end="", file=self.out, flush=True)
             line = inp.readline()
             if not line:
                 raise Quit
-            text = " ".join(line.split())
+            text, confirmed, warned = " ".join(line.split()), warned, None
             if not text:
                 continue
             if text.startswith("?"):
@@ -378,11 +246,17 @@ class LocalGame:
             if self.answer(command, rest):
                 continue
             try:
-                read = self.play(self.human, text)
+                move = str(self.game.check(self.human, text)[0])
+                waste = None if move == confirmed else self.game.wastes(self.human, move)
             except IllegalMove as e:
                 self.say("  " + _("Not allowed: {reason}", reason=e.told(i18n.current())))
                 continue
-            self.after_move(read, inp)
+            if waste is not None:
+                self.say("  " + _("⚠ {waste} Type `{move}` again to play it anyway.",
+                                  waste=tell(i18n.current(), waste), move=move))  # fmt: skip
+                warned = move
+                continue
+            self.after_move(self.play(self.human, move), inp)
             return
 
     def answer(self, command: str, rest: str) -> bool:
@@ -391,7 +265,7 @@ class LocalGame:
         if command == "help":
             self.say(help_text())
         elif command == "status":
-            self.status(view)
+            self.say("\n".join(status_lines(view)))
         elif command == "score":
             self.say(standings(view).replace("**", ""))
         elif command == "log":
@@ -416,18 +290,19 @@ class LocalGame:
             self.say("  " + _("Nothing to take back: you have not moved yet."))
             return False
         mark = self.marks[-1]
-        if mark.revealed:
+        taken = self.game.record().moves[mark.moves_before :]
+        try:
+            self.game = self.game.take_back(len(taken))
+        except IrreversibleMove as e:
+            what = e.event.told(i18n.current()) if e.event else e.told(i18n.current())
             self.say(
                 "  "
                 + _(
                     "Your last move cannot be taken back: something hidden became known since: {what}",
-                    what=mark.revealed,
+                    what=what,
                 )
             )
             return False
-        record = self.game.record()
-        taken = record.moves[mark.moves_before :]
-        self.game = Game.replay(record.model_copy(update={"moves": record.moves[: mark.moves_before]}))
         self.marks.pop()
         del self.log[mark.log_before :]
         self.highlight = []
@@ -449,48 +324,6 @@ class LocalGame:
 
     # --- what the player sees -----------------------------------------------------------
 
-    def status(self, v: View) -> None:
-        self.say(_("{when}. Voice: {voice}", when=when(v), voice=voice_text(v)))
-        self.say(_("Politics row: {cards}", cards=", ".join(card_name(c) for c in v.politics_row)))
-        for p in v.players:
-            cities = ", ".join(
-                _(
-                    "{city} {castle} pop {population}/{limit}",
-                    city=c.name,
-                    castle=c.castle,
-                    population=c.population,
-                    limit=c.limit or "∞",
-                )
-                for c in p.cities
-            )
-            self.say(
-                "  "
-                + _(
-                    "{name}: gold {gold}, {food}, {cards}, {notables}; {cities}",
-                    name=p.name,
-                    gold=p.gold,
-                    food=food_text(p.food, p.citizens),
-                    cards=_n("{count} action card", "{count} action cards", p.action_cards),
-                    notables=_n("{count} notable", "{count} notables", p.notables),
-                    cities=cities,
-                )
-            )
-
-    def brief(self) -> str:
-        """One line on the player's own position, shown before each question."""
-        assert self.human is not None
-        v = self.game.view(self.human)
-        me = v.players[self.human]
-        return _(
-            "[{when}] gold {gold}, {food}, {cards}; voice {voice}; row: {row}",
-            when=when(v),
-            gold=me.gold,
-            food=food_text(me.food, me.citizens, warn=True),
-            cards=_n("{count} action card", "{count} action cards", me.action_cards),
-            voice=voice_text(v),
-            row=", ".join(v.politics_row),
-        )
-
     def hint(self) -> None:
         """The move the strong computer player would make for the player, and why (from their view)."""
         assert self.human is not None
@@ -503,11 +336,7 @@ class LocalGame:
 
     def list_moves(self, prefix: str) -> None:
         assert self.human is not None
-        words = i18n.current()
-        moves = [m for m in self.game.legal_moves(self.human) if str(m).startswith(prefix)]
-        for m in moves:
-            self.say(f"  {describe(self.game, self.human, m, words=words)}")
-        self.say("  " + _n("({count} move)", "({count} moves)", len(moves)))
+        self.say("\n".join(move_lines(self.game, self.human, prefix)))
 
     # --- the whole game -----------------------------------------------------------------
 
@@ -530,21 +359,10 @@ class LocalGame:
         return 0
 
 
-def food_text(food: int, citizens: int, warn: bool = False) -> str:
-    """``food 6 for 8 citizens`` (with ``⚠ short`` when ``warn`` and they are more than the food)."""
-    if warn and citizens > food:
-        return _n(
-            "food {food} for {count} citizen ⚠ short",
-            "food {food} for {count} citizens ⚠ short",
-            citizens,
-            food=food,
-        )
-    return _n("food {food} for {count} citizen", "food {food} for {count} citizens", citizens, food=food)
-
-
 def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Run a terminal game; the exit code is 0 when the game ended or the player stopped
-    (it is saved), 130 after Ctrl-C (it is saved too, up to the last complete move)."""
+    (it is saved), 130 after Ctrl-C (it is saved too, up to the last complete move), 2 when
+    ``--resume`` finds no game to go on with (said in one line on stderr)."""
     code = language_of(argv)
     with i18n.speaking(code):
         return _main(argv, code, stdin or sys.stdin, stdout or sys.stdout)
@@ -552,7 +370,11 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
 
 def _main(argv: list[str] | None, code: str, inp: TextIO, out: TextIO) -> int:
     args = parse_args(argv)
-    local = LocalGame.resume(args, out) if args.resume is not None else LocalGame.start(args, out)
+    try:
+        local = LocalGame.resume(args, out) if args.resume is not None else LocalGame.start(args, out)
+    except CannotResume as e:
+        print(e, file=sys.stderr)
+        return 2
     again = f"python -m bot.local --resume {local.save_path}"
     if code != terminal_language():
         again += f" --lang {code}"

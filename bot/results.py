@@ -1,40 +1,18 @@
 """What the service layer hands to the Discord layer: plain data, no Discord objects.
 
-A cog turns a `Message` into one Discord call (content, optional PNG, buttons, allowed
-mentions, ephemeral or not); buttons carry custom ids that `parse_custom_id` reads back.
-
->>> cid = custom_id(7, 12, 1, move="prefer F7 culture")
->>> cid
-'citta:7:12:1:m.prefer_F7_culture'
->>> parse_custom_id(cid)
-ButtonRef(game=7, version=12, seat=1, action='move', move='prefer F7 culture', path=(), page=0)
-
-The private panel's steps carry the path chosen so far (a select's id starts ``cittas:``):
-
->>> step_id(7, 12, 1, ("found", "D13"), page=1, select=2)
-'cittas:7:12:1:p.1.2.found_D13'
->>> parse_custom_id(step_id(7, 12, 1, ("found", "D13", "from E12")))
-ButtonRef(game=7, version=12, seat=1, action='step', move=None, path=('found', 'D13', 'from E12'), page=0)
+The client turns a `Message` into one Discord call (content, pictures or a file, buttons and
+select menus, allowed mentions, ephemeral or not); the components carry the custom ids of
+`bot.ids`.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from i18n import N_, _
 
 Style = Literal["primary", "secondary", "success", "danger"]
-CUSTOM_ID_TEMPLATE = r"citta:(?P<game>\d+):(?P<version>\d+):(?P<seat>\d+|-):(?P<action>[A-Za-z0-9_.-]+)"
-SELECT_TEMPLATE = "cittas" + CUSTOM_ID_TEMPLATE.removeprefix("citta")
-"""The custom ids of select menus (a template of their own: discord.py matches every template)."""
-_CUSTOM_ID = re.compile(r"(?P<kind>cittas?)" + CUSTOM_ID_TEMPLATE.removeprefix("citta"))
-ACTIONS = ("join", "leave", "start", "peek", "abandon", "panel", "close", "forget", "here")
-"""``panel``: open the private panel of one's pending decision; ``close``: close that panel;
-``forget``: confirm ``/citta me forget`` (no game: game 0, for the server it is pressed in);
-``here``: a paused game goes on in the channel the button is pressed in."""
-MAX_CUSTOM_ID = 100
 PEEK_LABEL = N_("Show my peek")
 """The label of the button that shows a player their private information."""
 UNREACHED = N_(
@@ -42,76 +20,6 @@ UNREACHED = N_(
     "or use `/citta secrets`."
 )
 """What a channel post tells the players whose direct messages failed."""
-
-
-@dataclass(frozen=True)
-class ButtonRef:
-    """What a button's custom id says: the game, the version it was made at, for whom, what."""
-
-    game: int
-    version: int
-    seat: int | None
-    action: str
-    """``move`` (a button on a post), ``confirm`` (the panel's Confirm), ``step`` (a panel step)
-    or one of `ACTIONS`."""
-    move: str | None = None
-    path: tuple[str, ...] = ()
-    """``step``: the panel's choices so far (the words of a move; see `bot.service.panel`)."""
-    page: int = 0
-
-
-def custom_id(
-    game: int, version: int, seat: int | None, action: str = "move", move: str | None = None
-) -> str:
-    """The custom id of a button; ValueError when it would not fit Discord's 100 characters."""
-    who = "-" if seat is None else str(seat)
-    if action not in (*ACTIONS, "move", "confirm"):
-        raise ValueError(action)
-    what = action if move is None else ("c." if action == "confirm" else "m.") + move.replace(" ", "_")
-    return _fits(f"citta:{game}:{version}:{who}:{what}")
-
-
-def step_id(
-    game: int, version: int, seat: int, path: tuple[str, ...], *, page: int = 0, select: int | None = None
-) -> str:
-    """The custom id of a panel step: a button (``select`` None) or the ``select``-th select menu
-    of a page (numbered so that ids stay unique within the message)."""
-    words = "_".join(w.replace(" ", "-") for w in path)
-    kind = "citta" if select is None else "cittas"
-    return _fits(f"{kind}:{game}:{version}:{seat}:p.{page}.{select or 0}.{words}")
-
-
-def _fits(cid: str) -> str:
-    if len(cid) > MAX_CUSTOM_ID or not _CUSTOM_ID.fullmatch(cid):
-        raise ValueError(f"custom id does not fit: {cid!r}")
-    return cid
-
-
-def parse_custom_id(cid: str) -> ButtonRef | None:
-    """The `ButtonRef` of one of our custom ids, or None for anything else."""
-    m = _CUSTOM_ID.fullmatch(cid)
-    if m is None:
-        return None
-    return ref_from_match(m.groupdict())
-
-
-def ref_from_match(groups: dict[str, str]) -> ButtonRef | None:
-    """A `ButtonRef` from the named groups of `CUSTOM_ID_TEMPLATE`."""
-    seat = None if groups["seat"] == "-" else int(groups["seat"])
-    game, version, action = int(groups["game"]), int(groups["version"]), groups["action"]
-    if action[:2] in ("m.", "c."):
-        kind = "move" if action[0] == "m" else "confirm"
-        return ButtonRef(game, version, seat, kind, action[2:].replace("_", " "))
-    if action.startswith("p."):
-        parts = action[2:].split(".", 2)
-        if len(parts) != 3 or not parts[0].isdigit():
-            return None
-        page, words = parts[0], parts[2]
-        path = tuple(w.replace("-", " ") for w in words.split("_") if w)
-        return ButtonRef(game, version, seat, "step", path=path, page=int(page))
-    if action not in ACTIONS:
-        return None
-    return ButtonRef(game, version, seat, action)
 
 
 @dataclass(frozen=True)

@@ -9,9 +9,9 @@
 from __future__ import annotations
 
 from .actions import Action
-from .errors import IllegalMove, MalformedMove
+from .errors import IllegalMove, IrreversibleMove, MalformedMove
 from .events import Event
 from .game import Game, Record
 from .views import View
 
-__all__ = ["Action", "Event", "Game", "IllegalMove", "MalformedMove", "Record", "View"]
+__all__ = ["Action", "Event", "Game", "IllegalMove", "IrreversibleMove", "MalformedMove", "Record", "View"]

@@ -60,6 +60,12 @@ def room(city: City) -> int:
     return max(0, population_limit(city) - city.population)
 
 
+def fitting(state: GameState, city: City, count: int) -> int:
+    """How many of ``count`` new citizens ``city`` gains: those that fit under its population
+    limit and are left in the supply (§5.5); the others stay in the supply."""
+    return min(count, room(city), state.supply_citizens)
+
+
 def terrain_sum(areas: dict[str, Area], label: str, terrain: str) -> int:
     """Wheat of the distinct farmland areas (or count of distinct `terrain` areas) touching a hex."""
     total = 0

@@ -23,6 +23,7 @@ from .cities import (
     UNLIMITED,
     area_map,
     city_at,
+    fitting,
     hex_food,
     player_citizens,
     player_food,
@@ -158,7 +159,7 @@ def _build(state: GameState, seat: int, kind: str, a: Action, words: Words) -> s
 def _golden(state: GameState, seat: int, a: Action, words: Words) -> str:
     assert a.hex is not None and a.n is not None
     city = _city(state, a.hex)
-    fits = min(a.n, room(city), state.supply_citizens)
+    fits = fitting(state, city, a.n)
     cost = card_cost(a)
     values = {"city": city.name, "citizens": _citizens(words, a.n), "cost": cost}
     if fits >= a.n:
@@ -237,7 +238,7 @@ def _hunger_warning(state: GameState, seat: int, a: Action, words: Words) -> str
     elif kind == "market":
         more = min(1, state.supply_citizens)
     elif v == "golden" and a.hex is not None and a.n is not None:
-        more = min(a.n, room(_city(state, a.hex)), state.supply_citizens)
+        more = fitting(state, _city(state, a.hex), a.n)
     elif v == "harvest" and a.hex is not None:
         grown = hex_food(areas, a.hex)
     elif v == "demolish":

@@ -2,15 +2,33 @@
 
 An event's ``text`` is English; its ``message`` and ``values`` let a reader have it in their
 own language (`Event.told`, `engine.words`).
+
+An event marked ``reveals`` made something hidden known, and the move that caused it cannot
+be taken back (`Game.take_back`; boardgame.io's rule): a politics card came into the row
+(``refill``), a player polled the people (``poll``) or drew a card to pass (``pass``), the
+voice of the people was revealed (``tally``) or a new year's card turned up (``voice``).
+`REVEALED` says what became known, by kind.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from pydantic import BaseModel, Field
 
-from .words import ENGLISH, Words, told
+from .words import ENGLISH, N_, PHRASE, Phrase, Words, told
+
+REVEALED = {
+    "refill": N_("a politics card came into the row"),
+    "poll": N_("the people were polled"),
+    "pass": N_("a politics card was drawn"),
+    "tally": N_("the voice of the people was revealed"),
+    "voice": N_("a new voice card was turned up"),
+}
+"""What became known, by the kind of the event that ``reveals`` it."""
+SOMETHING_HIDDEN = N_("something hidden became known")
+"""What became known, for an event of another kind."""
 
 
 class Event(BaseModel):
@@ -51,3 +69,13 @@ class Events(list[Event]):
             ev = Event(kind=kind, text=told(ENGLISH, message, values), message=message, values=values, **kw)
         self.append(ev)
         return ev
+
+
+def first_reveal(events: Iterable[Event]) -> Event | None:
+    """The first of ``events`` that made something hidden known, if any."""
+    return next((e for e in events if e.reveals), None)
+
+
+def what_became_known(event: Event) -> Phrase:
+    """What ``event`` made known, as a phrase to tell (``a politics card came into the row``)."""
+    return PHRASE.t(REVEALED.get(event.kind, SOMETHING_HIDDEN))

@@ -6,6 +6,16 @@
 >>> events = g.play(1, "gold")
 >>> Game.replay(g.record()).state == g.state
 True
+
+A move may be taken back unless something hidden became known with it (`take_back`):
+
+>>> g.take_back(1).record().moves
+[]
+>>> events = g.play(0, "master farm G5")  # the politics row is refilled from the pile
+>>> g.take_back(2)
+Traceback (most recent call last):
+  ...
+engine.errors.IrreversibleMove: `gold` cannot be taken back: a politics card came into the row.
 """
 
 from __future__ import annotations
@@ -17,13 +27,14 @@ from pydantic import BaseModel
 from .actions import Action
 from .construction import place_starting_castle
 from .decisions import ASKED, VERB_KIND, answers, asked, canonical, default, options, problem, resolve
-from .errors import IllegalMove
-from .events import Event, Events
+from .errors import IllegalMove, IrreversibleMove
+from .events import Event, Events, first_reveal, what_became_known
 from .flow import advance
 from .placement import PHRASE_AND, Table
 from .setup import beginner_castles, new_state
 from .state import Decision, GameState, SetupKind
 from .views import View, project
+from .waste import waste
 from .words import ENGLISH, N_, PHRASE, Phrase, Words, chain, told
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
@@ -93,27 +104,62 @@ class Game:
         answers it as it did then (founding order, see `_answer_first_as_before`). The record
         of the replayed game is the given one.
         """
-        rec = Record.model_validate(record)
+        return cls._replayed(Record.model_validate(record))[0]
+
+    @classmethod
+    def _replayed(cls, rec: Record) -> tuple[Game, list[list[Event]]]:
+        """`replay`, and the events of each move of the record (those of a ``first`` answered
+        as before go with the move that led to it, as they did when it was played)."""
         game = cls.new(rec.players, rec.seed, rec.setup)
         legacy = len(rec.moves) if rec.legacy_moves is None else rec.legacy_moves
+        caused: list[list[Event]] = []
         for k, (seat, text) in enumerate(rec.moves):
             if k <= legacy and not (text.lower().split()[:1] == ["first"] and seat in game.pending_seats()):
-                game._answer_first_as_before()
-            game.play(seat, text)
+                answered = game._answer_first_as_before()
+                if caused:
+                    caused[-1] += answered
+            caused.append(game.play(seat, text))
         if len(rec.moves) <= legacy:
-            game._answer_first_as_before()
+            answered = game._answer_first_as_before()
+            if caused:
+                caused[-1] += answered
         game._record = rec.model_copy(deep=True)
-        return game
+        return game, caused
 
-    def _answer_first_as_before(self) -> None:
+    def _answer_first_as_before(self) -> list[Event]:
         """Answer pending ``first`` decisions as the engine did before it asked them: the
-        earliest founded of the competing cities first (their founding order)."""
+        earliest founded of the competing cities first (their founding order); the events."""
+        ev = Events()
         while (d := next((d for d in self.state.pending if d.kind == "first"), None)) is not None:
-            ev = Events()
             self.state.pending = [p for p in self.state.pending if p is not d]
             resolve(self.state, d, Action("first", hex=d.cities[0]), ev)
             advance(self.state, ev)
         self._changed()
+        return list(ev)
+
+    def take_back(self, count: int = 1) -> Game:
+        """The game as it was before the record's last ``count`` moves: a new game, the record
+        replayed without them (`replay`); this one is unchanged.
+
+        Raises IrreversibleMove when something hidden became known with one of those moves (a
+        politics card drawn, the people polled, the voice turned up: `Event.reveals`); it names
+        the first of those moves and says what became known (`engine.events.REVEALED`).
+        ValueError when ``count`` is not between 1 and the number of moves. Who may take what
+        back is the caller's to decide.
+        """
+        rec = self.record()
+        if not 1 <= count <= len(rec.moves):
+            raise ValueError(f"Cannot take back {count} of the record's {len(rec.moves)} moves.")
+        cut = len(rec.moves) - count
+        _played, caused = Game._replayed(rec)
+        for k in range(cut, len(rec.moves)):
+            if (event := first_reveal(caused[k])) is not None:
+                raise IrreversibleMove(
+                    N_("`{move}` cannot be taken back: {why}."),
+                    index=k, event=event, move=rec.moves[cut][1], why=what_became_known(event),
+                )  # fmt: skip
+        legacy = None if rec.legacy_moves is None else min(rec.legacy_moves, cut)
+        return Game.replay(rec.model_copy(update={"moves": rec.moves[:cut], "legacy_moves": legacy}))
 
     @classmethod
     def restore(cls, snapshot: dict[str, Any], record: Record | dict[str, Any]) -> Game:
@@ -232,6 +278,14 @@ class Game:
             self._record.legacy_moves = len(self._record.moves)
         self._record.moves.append((seat, str(action)))
         return list(ev)
+
+    def wastes(self, seat: int, move: str | Action) -> Phrase | None:
+        """What ``seat``'s move would pay for and lose (Golden Times beyond the population limit
+        or the supply, rules §5.5: `engine.waste`), as a phrase to tell (`engine.words.tell`);
+        None when it wastes nothing. IllegalMove, as `check`, when the move is not allowed.
+        """
+        action, _decision = self.check(seat, move)
+        return waste(self.state, action)
 
     def default_move(self, seat: int) -> Action | None:
         """The least harmful answer to the seat's first pending decision (for absent players)."""

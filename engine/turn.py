@@ -11,7 +11,7 @@ from typing import Any, cast
 
 from .actions import Action
 from .board import BOARD
-from .cities import castle_citizens, city_at, room, services
+from .cities import castle_citizens, city_at, fitting, room, services
 from .components import (
     ARCHES,
     BREAD_COST,
@@ -388,7 +388,7 @@ def _golden(state: GameState, seat: int, a: Action, ev: Events) -> None:
     assert a.hex is not None and a.n is not None
     city = city_at(state, a.hex)
     assert city is not None
-    gained = min(a.n, room(city), state.supply_citizens)
+    gained = fitting(state, city, a.n)
     city.population += gained
     state.supply_citizens -= gained
     values: dict[str, Any] = {

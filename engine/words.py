@@ -147,3 +147,12 @@ def told(words: Words, message: str, values: Mapping[str, Any] | None = None) ->
     if not values:
         return words.t(message)
     return words.t(message, **{k: _value(words, k, v) for k, v in values.items()})
+
+
+def tell(words: Words, phrase: Phrase) -> str:
+    """A `Phrase` in ``words``' language, a counted one in the plural form of its count.
+
+    >>> tell(ENGLISH, PHRASE.n("{count} citizen in {city}", "{count} citizens in {city}", 2, city="Pisa"))
+    '2 citizens in Pisa'
+    """
+    return str(_value(words, "", phrase))

@@ -6,7 +6,7 @@ Usage: python scripts/bench_bot.py [MOVES]
 
 1. The mover: one human against four ``strong`` computer players; the time from the human's
    move to its stored announcement (what the bot posts), over MOVES moves. The computers
-   answer afterwards (`CittaService.advance`), as in the bot.
+   answer afterwards (`Context.advance`), as in the bot.
 2. The event loop: two such games whose computers think at the same time, while a probe
    measures how late ``asyncio.sleep(5 ms)`` wakes up (targets: p99 < 20 ms).
 """
@@ -24,7 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.results import User
-from bot.service.core import CittaService
+from bot.service import advance as svc_advance
+from bot.service import lobby as svc_lobby
+from bot.service import moves as svc_moves
+from bot.service.context import Context
 from bot.service.workers import ProcessWorkers
 from engine import Game
 
@@ -43,24 +46,24 @@ def summary(name: str, values: list[float]) -> str:
     return f"{name}: " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in ms.items()) + f" (n={len(values)})"
 
 
-async def new_game(svc: CittaService, channel: int) -> int:
-    await svc.new_game(HUMAN, channel=channel, players=5)
+async def new_game(svc: Context, channel: int) -> int:
+    await svc_lobby.new_game(svc, HUMAN, channel=channel, players=5)
     for _ in range(4):
-        await svc.add_ai(HUMAN, channel=channel, level="strong")
-    row = await svc.storage.latest_game(channel)
+        await svc_lobby.add_ai(svc, HUMAN, channel=channel, level="strong")
+    row = await svc.storage.games.latest_game(channel)
     assert row is not None
-    await svc.advance(row.id)
+    await svc_advance.advance(svc, row.id)
     return row.id
 
 
-async def human_move(svc: CittaService, game_id: int, rnd: random.Random) -> float:
+async def human_move(svc: Context, game_id: int, rnd: random.Random) -> float:
     """The human's move (a random legal one): seconds until its announcement is stored."""
-    row = await svc.storage.game(game_id)
+    row = await svc.storage.games.game(game_id)
     assert row is not None and row.snapshot is not None and row.record is not None
     game = Game.restore(row.snapshot, row.record)
     move = rnd.choice(game.legal_moves(0))
     start = time.perf_counter()
-    await svc.play(HUMAN.id, str(move), game_id=game_id, confirmed=True)
+    await svc_moves.play(svc, HUMAN.id, str(move), game_id=game_id, confirmed=True)
     return time.perf_counter() - start
 
 
@@ -75,7 +78,7 @@ async def main(moves: int) -> None:
     workers = ProcessWorkers()
     await workers.start()
     with tempfile.TemporaryDirectory() as tmp:
-        svc = await CittaService.open(Path(tmp) / "bench.db", workers=workers)
+        svc = await Context.open(Path(tmp) / "bench.db", workers=workers)
         rnd = random.Random(1)
         games = [await new_game(svc, channel) for channel in (1, 2)]
         waits: list[float] = []
@@ -85,12 +88,14 @@ async def main(moves: int) -> None:
         thinking = 0.0
         for _ in range(moves):
             for g in games:
-                row = await svc.storage.game(g)
+                row = await svc.storage.games.game(g)
                 if row is None or row.status != "active":
                     continue
                 waits.append(await human_move(svc, g, rnd))
             start = time.perf_counter()
-            await asyncio.gather(*(svc.advance(g) for g in games))  # both games' computers at once
+            await asyncio.gather(
+                *(svc_advance.advance(svc, g) for g in games)
+            )  # both games' computers at once
             thinking += time.perf_counter() - start
         stop.set()
         await lagging

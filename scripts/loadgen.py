@@ -1,6 +1,6 @@
 """One process's share of the load benchmark (`bench_load.py` starts one or two of these).
 
-It opens the service layer on the shared database as the bot does (`CittaService` with the
+It opens the service layer on the shared database as the bot does (`Context` with the
 worker-process pool, `ProcessWorkers`, drawing every turn post's pictures with the real
 renderer) and the bot's delivery task (`Deliverer`) with a stand-in for Discord that accepts
 every post at once. It sets up its games, then runs the phases the coordinator asks for on
@@ -11,8 +11,8 @@ stdin, one line each:
   games (each game waits an exponential time after its last post), for SECONDS;
 - ``quit``.
 
-A move is what a player does in Discord: autocomplete (`CittaService.choices`), ``/citta play``
-(`CittaService.play`: checked by the engine, the pictures drawn in a worker, stored with its
+A move is what a player does in Discord: autocomplete (`Context.choices`), ``/citta play``
+(`Context.play`: checked by the engine, the pictures drawn in a worker, stored with its
 post in one transaction), then the announcement handed to the delivery task and waited for, as
 `CittaBot.announce` does. Its latency runs from ``play`` to the post marked sent. After each
 phase one JSON line reports the latencies and the CPU time by where it was spent.
@@ -40,9 +40,15 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.client.delivery import Deliverer
-from bot.results import Outcome, User, parse_custom_id
-from bot.service.core import CittaService
+from bot.ids import parse_custom_id
+from bot.results import Outcome, User
+from bot.service import advance as svc_advance
+from bot.service import choices as svc_choices
+from bot.service import lobby as svc_lobby
+from bot.service import moves as svc_moves
+from bot.service.context import Context
 from bot.service.workers import ProcessWorkers
+from bot.storage.protocol import PARTS
 from bot.storage.shards import Shards
 from engine import Game
 
@@ -168,7 +174,7 @@ class Table:
 class Driver:
     """Plays this process's games through the service layer and measures each move."""
 
-    svc: CittaService
+    svc: Context
     deliverer: Deliverer
     meter: Meter
     workers: ProcessWorkers
@@ -183,7 +189,7 @@ class Driver:
         nothing to answer) while the delivery task is woken and the post waited for until it is
         sent."""
         self.deliverer.wake()
-        answer = asyncio.sleep(0) if outcome.settled else self.svc.advance(outcome.game)
+        answer = asyncio.sleep(0) if outcome.settled else svc_advance.advance(self.svc, outcome.game)
         _, done = await asyncio.gather(answer, self.deliverer.wait(outcome.outbox, 60.0))
         if any(d.state != "sent" for d in done.values()):
             self.failures += 1
@@ -193,12 +199,12 @@ class Driver:
         post sent), as players do."""
         users = [User(channel * 10 + k, f"P{k}") for k in range(1, players + 1)]
         guild = channel << 22  # a server id on shard ``channel % shard count``
-        await self.svc.new_game(users[0], channel=channel, guild=guild, players=players)
-        row = await self.svc.storage.open_game(channel)
+        await svc_lobby.new_game(self.svc, users[0], channel=channel, guild=guild, players=players)
+        row = await self.svc.storage.games.open_game(channel)
         assert row is not None
         for user in users[1:-1]:
-            await self.svc.join(row.id, user)
-        started = await self.svc.join(row.id, users[-1])  # the lobby is full: the game starts
+            await svc_lobby.join(self.svc, row.id, user)
+        started = await svc_lobby.join(self.svc, row.id, users[-1])  # the lobby is full: the game starts
         table = Table(row.id, channel, users)
         self.note(table, started)
         await self.announce(started)
@@ -214,7 +220,7 @@ class Driver:
         pinged = [by_id[u] for u in table.pending if u in by_id]
         self.rnd.shuffle(pinged)
         for user in pinged:  # the start post pings everyone: the first with a move to make
-            if offered := await self.svc.choices(table.channel, user.id, ""):
+            if offered := await svc_choices.choices(self.svc, table.channel, user.id, ""):
                 break
         else:
             raise AssertionError(f"game {table.game_id}: nobody pinged has a move to make")
@@ -222,12 +228,20 @@ class Driver:
         token = self.meter.move.set(waits)
         start = time.perf_counter()
         try:
-            outcome = await self.svc.play(user.id, self.rnd.choice(offered).value, channel=table.channel)
+            outcome = await svc_moves.play(
+                self.svc, user.id, self.rnd.choice(offered).value, channel=table.channel
+            )
             if outcome.announcement is None and outcome.reply.buttons:  # a warning: play it anyway
                 ref = parse_custom_id(outcome.reply.buttons[0].custom_id)
                 assert ref is not None and ref.move is not None
-                outcome = await self.svc.play(
-                    user.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat, confirmed=True
+                outcome = await svc_moves.play(
+                    self.svc,
+                    user.id,
+                    ref.move,
+                    game_id=ref.game,
+                    based_on=ref.version,
+                    seat=ref.seat,
+                    confirmed=True,
                 )
             await self.announce(outcome)
         finally:
@@ -310,13 +324,14 @@ async def main(args: argparse.Namespace) -> None:
     workers = ProcessWorkers(args.workers or None)
     await workers.start()
     shards = Shards.of(args.shard_count, [args.shard_id]) if args.shard_count else None
-    svc = await CittaService.open(args.db, workers=workers, shards=shards)
+    svc = await Context.open(args.db, workers=workers, shards=shards)
     rnd = random.Random(args.seed)
     svc.seeds = lambda: rnd.getrandbits(63)
     client = StandInDiscord()
     deliverer = Deliverer(client, svc.storage, claimant=svc.claimant, shards=shards, drawings=svc.drawings)  # type: ignore[arg-type]
     svc.storage.on_enqueue = deliverer.wake
-    meter.time_awaits(svc.storage, "storage")
+    for part in PARTS:
+        meter.time_awaits(getattr(svc.storage, part), "storage")
     meter.time_awaits(workers, "workers")
     delivering = asyncio.create_task(deliverer.run())
     driver = Driver(svc, deliverer, meter, workers, rnd)

@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from pgserver import PgServer, PgServerMissing
 from test_bot_support import OPENED, FakeClock, Table, open_service
 
-from bot.service.core import CittaService
+from bot.service.context import Context
 from bot.storage import StorageProtocol, open_storage
 
 BACKENDS = ("sqlite", "postgres")
@@ -78,7 +78,7 @@ async def table(database: Path | str) -> AsyncIterator[Table]:
 
 
 @pytest.fixture
-async def svc(database: Path | str) -> AsyncIterator[CittaService]:
+async def svc(database: Path | str) -> AsyncIterator[Context]:
     """A service on a fresh database (each backend), with the fake renderer and clock."""
     service = await open_service(database)
     yield service

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?", re.UNICODE)
 _NEVER_TRANSLATED = re.compile(
     r"`[^`]*`"  # the notation, commands
-    r"|<(?:@[!&]?|#|t:|a?:\w+:)[^>]*>"  # mentions, channels, timestamps, custom emoji
+    r"|<(?:@[!&]?|#|t:|a?:\w+:|/)[^>]*>"  # mentions of users, channels and commands, timestamps, emoji
     r"|https?://\S+"
     r"|\b[A-Q]\d{1,2}\b"  # hex labels
 )

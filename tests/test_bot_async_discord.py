@@ -12,6 +12,8 @@ from test_bot_support import HOUR, MIDNIGHT, SEED, FakeClock
 
 from bot.client.bot import CittaBot
 from bot.results import User
+from bot.service import lobby as svc_lobby
+from bot.service import settings as svc_settings
 from engine import Game
 
 __all__ = ["fake_discord"]
@@ -22,12 +24,12 @@ async def _game(bot: CittaBot, fake: FakeDiscord, players: list[FakeUser]) -> Fa
     svc = bot.service
     svc.seeds = lambda: SEED
     users = [User(p.id, p.name) for p in players]
-    await svc.new_game(users[0], channel=fake.channel.id, guild=fake.guild_id)
-    row = await svc.storage.open_game(fake.channel.id)
+    await svc_lobby.new_game(svc, users[0], channel=fake.channel.id, guild=fake.guild_id)
+    row = await svc.storage.games.open_game(fake.channel.id)
     assert row is not None
     for u in users[1:]:
-        await svc.join(row.id, u)
-    await svc.start(row.id, users[0])
+        await svc_lobby.join(svc, row.id, u)
+    await svc_lobby.start(svc, row.id, users[0])
     first = Game.new([p.name for p in players], seed=SEED).pending_seats()[0]
     return players[first]
 
@@ -40,7 +42,7 @@ async def test_the_clock_reminds_by_dm_then_tells_the_channel_and_applies_the_po
     async with running(CittaBot(db_path=tmp_path / "c.db", renderer=None, sync_commands=False,
                                 clock=clock), fake) as bot:  # fmt: skip
         waiting = await _game(bot, fake, [alice, bob])
-        await bot.service.me(waiting.id, remind_by="dm")
+        await svc_settings.me(bot.service, waiting.id, remind_by="dm")
         clock.now = MIDNIGHT + 12 * HOUR
         await bot.tick()
         await bot.deliverer.settle()
@@ -53,7 +55,7 @@ async def test_the_clock_reminds_by_dm_then_tells_the_channel_and_applies_the_po
         assert len(fake.dms(waiting)) == 3
         stalled = fake.messages()[-1]
         assert "stalled" in stalled.content and stalled.author == fake.bot_user
-        await bot.service.settings(alice.id, channel=fake.channel.id, policy="skip")
+        await svc_settings.settings(bot.service, alice.id, channel=fake.channel.id, policy="skip")
         await bot.tick()
         await bot.deliverer.settle()
         played = fake.messages()[-1]
@@ -68,7 +70,7 @@ async def test_a_reminder_that_cannot_be_sent_by_dm_becomes_a_mention(
     async with running(CittaBot(db_path=tmp_path / "c.db", renderer=None, sync_commands=False,
                                 clock=clock), fake) as bot:  # fmt: skip
         waiting = await _game(bot, fake, [carol, dave])
-        await bot.service.me(waiting.id, remind_by="dm")
+        await svc_settings.me(bot.service, waiting.id, remind_by="dm")
         clock.now = MIDNIGHT + 12 * HOUR
         await bot.tick()
         await bot.deliverer.settle()

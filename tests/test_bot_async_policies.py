@@ -10,23 +10,26 @@ from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, Table, answered, curren
 
 from bot.errors import MoveRefused, NotAllowed, NotSeated
 from bot.results import User
-from bot.service.core import CittaService
+from bot.service import absence as svc_absence
+from bot.service import moves as svc_moves
+from bot.service import settings as svc_settings
+from bot.service.context import Context
 from bot.service.settings import SettingsError
 from bot.storage.rows import SeatRow
 
 ANN, BOB = PLAYERS[:2]
 
 
-async def _seats(svc: CittaService) -> list[SeatRow]:
-    row = await svc.storage.latest_game(CHANNEL)
+async def _seats(svc: Context) -> list[SeatRow]:
+    row = await svc.storage.games.latest_game(CHANNEL)
     assert row is not None
-    return await svc.storage.seats(row.id)
+    return await svc.storage.games.seats(row.id)
 
 
-async def _moves(svc: CittaService) -> list[tuple[int, str, bool]]:
-    row = await svc.storage.latest_game(CHANNEL)
+async def _moves(svc: Context) -> list[tuple[int, str, bool]]:
+    row = await svc.storage.games.latest_game(CHANNEL)
     assert row is not None
-    return [(m.seat, m.text, m.auto) for m in await svc.storage.moves(row.id)]
+    return [(m.seat, m.text, m.auto) for m in await svc.storage.games.moves(row.id)]
 
 
 async def test_policy_wait_plays_nothing_at_the_deadline(table: Table) -> None:
@@ -40,7 +43,7 @@ async def test_policy_wait_plays_nothing_at_the_deadline(table: Table) -> None:
 
 async def test_policy_skip_makes_the_least_harmful_move_and_says_so(table: Table) -> None:
     await start_game(table.svc, 2)
-    await table.svc.settings(ANN.id, channel=CHANNEL, policy="skip")
+    await svc_settings.settings(table.svc, ANN.id, channel=CHANNEL, policy="skip")
     game = await current(table.svc)
     late = game.pending_seats()[0]
     expected = str(game.default_move(late))
@@ -53,17 +56,19 @@ async def test_policy_skip_makes_the_least_harmful_move_and_says_so(table: Table
     assert (await _moves(table.svc))[-1] == (late, expected, True)
 
 
-async def _to_turn_of(svc: CittaService, seat: int, rnd: random.Random) -> None:
+async def _to_turn_of(svc: Context, seat: int, rnd: random.Random) -> None:
     """Play random moves for the others until ``seat`` must act."""
     while seat not in (game := await current(svc)).pending_seats():
         other = game.pending_seats()[0]
         move = str(rnd.choice(game.legal_moves(other)))
-        await answered(svc, await svc.play(PLAYERS[other].id, move, channel=CHANNEL, confirmed=True))
+        await answered(
+            svc, await svc_moves.play(svc, PLAYERS[other].id, move, channel=CHANNEL, confirmed=True)
+        )
 
 
 async def test_policy_computer_plays_for_the_absent_player_until_their_next_command(table: Table) -> None:
     await start_game(table.svc, 2)
-    await table.svc.settings(ANN.id, channel=CHANNEL, policy="computer", level="random")
+    await svc_settings.settings(table.svc, ANN.id, channel=CHANNEL, policy="computer", level="random")
     late = (await current(table.svc)).pending_seats()[0]
     [post] = await table.at(24)
     assert post.outcome is not None and post.outcome.announcement is not None
@@ -74,54 +79,56 @@ async def test_policy_computer_plays_for_the_absent_player_until_their_next_comm
         other = 1 - late
         await _to_turn_of(table.svc, other, rnd)
         move = str(rnd.choice((await current(table.svc)).legal_moves(other)))
-        played = await table.svc.play(PLAYERS[other].id, move, channel=CHANNEL, confirmed=True)
+        played = await svc_moves.play(table.svc, PLAYERS[other].id, move, channel=CHANNEL, confirmed=True)
         *_, outcome = await answered(table.svc, played)
         assert late not in (await current(table.svc)).pending_seats()
     assert outcome.announcement is not None and "who is away: a computer player" in outcome.announcement.text
     autos = [m for m in await _moves(table.svc) if m[0] == late]
     assert len(autos) >= 3 and all(auto for _, _, auto in autos)
-    note = await table.svc.come_back(PLAYERS[late].id, channel=CHANNEL)  # any command does this
+    note = await svc_absence.come_back(table.svc, PLAYERS[late].id, channel=CHANNEL)  # any command does this
     assert note is not None and "is back" in note.text
-    assert await table.svc.come_back(PLAYERS[late].id, channel=CHANNEL) is None
+    assert await svc_absence.come_back(table.svc, PLAYERS[late].id, channel=CHANNEL) is None
     await _to_turn_of(table.svc, late, rnd)
     assert late in (await current(table.svc)).pending_seats(), "their decisions wait for them again"
 
 
 async def test_playing_a_move_also_gives_the_seat_back(table: Table) -> None:
     await start_game(table.svc, 2)
-    await table.svc.settings(ANN.id, channel=CHANNEL, policy="skip")
+    await svc_settings.settings(table.svc, ANN.id, channel=CHANNEL, policy="skip")
     late = (await current(table.svc)).pending_seats()[0]
     await table.at(24)
     assert (await _seats(table.svc))[late].away
     with pytest.raises(MoveRefused, match="not your turn"):  # the bot has already played for them
-        await table.svc.play(PLAYERS[late].id, "gold", channel=CHANNEL)
+        await svc_moves.play(table.svc, PLAYERS[late].id, "gold", channel=CHANNEL)
     assert not (await _seats(table.svc))[late].away
 
 
 async def test_only_the_host_or_a_manager_changes_settings_and_values_are_checked(table: Table) -> None:
     await start_game(table.svc, 2)
-    shown = await table.svc.settings(BOB.id, channel=CHANNEL)
+    shown = await svc_settings.settings(table.svc, BOB.id, channel=CHANNEL)
     assert "Move deadline: 24 h" in shown.reply.text and shown.announcement is None
     with pytest.raises(NotAllowed, match="host or a member with Manage Server"):
-        await table.svc.settings(BOB.id, channel=CHANNEL, deadline=0)
-    changed = await table.svc.settings(BOB.id, channel=CHANNEL, can_manage=True, deadline=0, reminders=0)
+        await svc_settings.settings(table.svc, BOB.id, channel=CHANNEL, deadline=0)
+    changed = await svc_settings.settings(
+        table.svc, BOB.id, channel=CHANNEL, can_manage=True, deadline=0, reminders=0
+    )
     assert changed.announcement is not None and "Move deadline: off" in changed.announcement.text
     for bad in ({"policy": "panic"}, {"level": "godlike"}, {"board": "never"}, {"deadline": -1}):
         with pytest.raises(SettingsError):
-            await table.svc.settings(ANN.id, channel=CHANNEL, **bad)
+            await svc_settings.settings(table.svc, ANN.id, channel=CHANNEL, **bad)
     await table.restart()
     assert await table.at(500) == [], "no deadline and no reminders: the clock stays silent"
-    assert "Reminders: off" in (await table.svc.settings(ANN.id, channel=CHANNEL)).reply.text
+    assert "Reminders: off" in (await svc_settings.settings(table.svc, ANN.id, channel=CHANNEL)).reply.text
 
 
 async def test_board_once_a_round_is_posted_only_when_the_round_ends(table: Table) -> None:
     await start_game(table.svc, 2)
-    await table.svc.settings(ANN.id, channel=CHANNEL, board="round")
+    await svc_settings.settings(table.svc, ANN.id, channel=CHANNEL, board="round")
     images = []
     for _ in range(4):  # two political rounds of two players
         game = await current(table.svc)
         seat = game.pending_seats()[0]
-        outcome = await table.svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+        outcome = await svc_moves.play(table.svc, PLAYERS[seat].id, "gold", channel=CHANNEL)
         assert outcome.announcement is not None
         images.append(outcome.announcement.pictures != ())
     assert images == [False, True, False, True]
@@ -133,20 +140,20 @@ async def test_the_host_hands_a_seat_to_someone_else_who_plays_it_from_then_on(t
     old = PLAYERS[seat]
     new = User(777, "Newcomer")
     with pytest.raises(NotAllowed, match="Only the host"):
-        await table.svc.replace(PLAYERS[1].id, channel=CHANNEL, old=old, new=new)
+        await svc_absence.replace(table.svc, PLAYERS[1].id, channel=CHANNEL, old=old, new=new)
     with pytest.raises(NotAllowed, match="already plays"):
-        await table.svc.replace(ANN.id, channel=CHANNEL, old=old, new=PLAYERS[1 - seat])
+        await svc_absence.replace(table.svc, ANN.id, channel=CHANNEL, old=old, new=PLAYERS[1 - seat])
     with pytest.raises(NotSeated):
-        await table.svc.replace(ANN.id, channel=CHANNEL, old=OUTSIDER, new=new)
+        await svc_absence.replace(table.svc, ANN.id, channel=CHANNEL, old=OUTSIDER, new=new)
     await table.at(12)  # one reminder for the old player
-    done = await table.svc.replace(ANN.id, channel=CHANNEL, old=old, new=new)
+    done = await svc_absence.replace(table.svc, ANN.id, channel=CHANNEL, old=old, new=new)
     assert done.announcement is not None and f"<@{new.id}> takes over" in done.announcement.text
     assert done.announcement.mentions == (new.id,)
     await table.restart()
     with pytest.raises(NotSeated):
-        await table.svc.play(old.id, "gold", channel=CHANNEL)
+        await svc_moves.play(table.svc, old.id, "gold", channel=CHANNEL)
     assert await table.at(23) == [], "the newcomer's clock started when they took over"
     [post] = await table.at(24)
     assert post.message is not None and post.message.mentions == (new.id,)
-    played = await table.svc.play(new.id, "gold", channel=CHANNEL)
+    played = await svc_moves.play(table.svc, new.id, "gold", channel=CHANNEL)
     assert played.reply.text == "You played `gold`."

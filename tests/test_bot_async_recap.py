@@ -10,6 +10,11 @@ from pathlib import Path
 
 from test_bot_support import CHANNEL, PLAYERS, PNG, SEED, current, open_service, start_game
 
+from bot.service import export as svc_export
+from bot.service import leaving as svc_leaving
+from bot.service import moves as svc_moves
+from bot.service import recap as svc_recap
+from bot.service import settings as svc_settings
 from bot.service.recap import MOVE_KINDS
 from bot.storage.sqlite import MIGRATIONS, Storage, migration_files
 from engine import Game
@@ -30,14 +35,14 @@ async def test_a_recap_across_rounds_and_a_new_year_lists_every_move_and_change_
         elif seat == watcher and game.view(None).year == 2:
             break
         move = str(rnd.choice(game.legal_moves(seat)))
-        await svc.play(PLAYERS[seat].id, move, channel=CHANNEL, confirmed=True)
+        await svc_moves.play(svc, PLAYERS[seat].id, move, channel=CHANNEL, confirmed=True)
     assert watcher is not None
-    row = await svc.storage.open_game(CHANNEL)
+    row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
-    moves = await svc.storage.moves(row.id)
+    moves = await svc.storage.games.moves(row.id)
     last = max(k for k, m in enumerate(moves) if m.seat == watcher)
     since = moves[last + 1 :]
-    recap = await svc.recap(PLAYERS[watcher].id, channel=CHANNEL)
+    recap = await svc_recap.recap(svc, PLAYERS[watcher].id, channel=CHANNEL)
     assert recap.ephemeral and [p.data for p in recap.pictures] == [PNG]
     assert recap.text.startswith(f"Since your last move ({len(since)} moves)")
     for m in since:
@@ -50,7 +55,7 @@ async def test_a_recap_across_rounds_and_a_new_year_lists_every_move_and_change_
     for title in ("**Moves**", "**Voice of the people**", "**Years**", "**Politics row**"):
         assert title in recap.text
     assert len(recap.text) <= 2000
-    nothing = await svc.recap(PLAYERS[moves[-1].seat].id, channel=CHANNEL)
+    nothing = await svc_recap.recap(svc, PLAYERS[moves[-1].seat].id, channel=CHANNEL)
     assert nothing.text == "Nothing has happened since your last move."
     await svc.close()
 
@@ -64,20 +69,20 @@ async def test_the_export_hides_the_seed_while_the_game_runs_and_replays_once_it
     for _ in range(12):
         game = await current(svc)
         seat = game.pending_seats()[0]
-        await svc.play(
-            PLAYERS[seat].id, str(rnd.choice(game.legal_moves(seat))), channel=CHANNEL, confirmed=True
+        await svc_moves.play(
+            svc, PLAYERS[seat].id, str(rnd.choice(game.legal_moves(seat))), channel=CHANNEL, confirmed=True
         )
-    running = await svc.export(channel=CHANNEL)
+    running = await svc_export.export(svc, channel=CHANNEL)
     assert running.image is not None and running.filename.endswith(".json") and not running.ephemeral
     data = json.loads(running.image)
     assert data["seed"] is None and str(SEED) not in running.image.decode() and "seed" in running.text
     assert len(data["moves"]) == 12 and data["players"] == ["Ann", "Bob"]
     game = await current(svc)
     assert Game.replay({**data, "seed": SEED}).snapshot() == game.snapshot()
-    row = await svc.storage.open_game(CHANNEL)
+    row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
-    await svc.abandon(PLAYERS[0].id, game_id=row.id, can_manage=False)
-    ended = await svc.export(channel=CHANNEL)
+    await svc_leaving.abandon(svc, PLAYERS[0].id, game_id=row.id, can_manage=False)
+    ended = await svc_export.export(svc, channel=CHANNEL)
     assert ended.image is not None
     final = json.loads(ended.image)
     assert final["seed"] == SEED and final["status"] == "abandoned" and final["legacy_moves"] == 0
@@ -111,13 +116,13 @@ async def test_a_database_from_before_async_play_upgrades_and_keeps_its_game(tmp
     assert await store.schema_version() == len(migration_files()) >= 2
     await store.close()
     svc = await open_service(db)
-    shown = await svc.settings(PLAYERS[0].id, channel=CHANNEL)
+    shown = await svc_settings.settings(svc, PLAYERS[0].id, channel=CHANNEL)
     assert "Move deadline: 24 h" in shown.reply.text
-    [old] = await svc.storage.moves(1)
+    [old] = await svc.storage.games.moves(1)
     assert old.reveals and old.events is None, "an old move counts as revealing: it is never undone"
-    recap = await svc.recap(PLAYERS[1 - seat].id, channel=CHANNEL)
+    recap = await svc_recap.recap(svc, PLAYERS[1 - seat].id, channel=CHANNEL)
     assert "`gold`" in recap.text
     nxt = (await current(svc)).pending_seats()[0]
-    await svc.play(PLAYERS[nxt].id, "gold", channel=CHANNEL)
-    assert len(await svc.storage.moves(1)) == 2
+    await svc_moves.play(svc, PLAYERS[nxt].id, "gold", channel=CHANNEL)
+    assert len(await svc.storage.games.moves(1)) == 2
     await svc.close()

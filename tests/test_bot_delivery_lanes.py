@@ -15,41 +15,43 @@ from bot.storage.protocol import StorageProtocol
 
 
 class _StoredAsTheLaneEnds:
-    """The storage, with a post stored (and the outbox looked at, the lane still running) just
-    as the lane learns that its channel has nothing more pending, the first time."""
+    """The storage's outbox, with a post stored (and the outbox looked at, the lane still running)
+    just as the lane learns that its channel has nothing more pending, the first time; it takes
+    the outbox's place in ``storage``."""
 
     def __init__(self, storage: StorageProtocol) -> None:
-        self.storage = storage
+        self.outbox = storage.outbox
+        storage.outbox = self  # type: ignore[assignment]
         self.deliverer: Deliverer | None = None
         self.late: list[int] = []
-        self.heads = self.claims = 0
+        self.looks = self.claims = 0
 
     def __getattr__(self, name: str) -> Any:
-        return getattr(self.storage, name)
+        return getattr(self.outbox, name)
 
-    async def outbox_heads(self, *args: Any) -> Any:
-        self.heads += 1
-        return await self.storage.outbox_heads(*args)
+    async def heads(self, *args: Any) -> Any:
+        self.looks += 1
+        return await self.outbox.heads(*args)
 
-    async def outbox_claim(self, *args: Any) -> Any:
+    async def claim(self, *args: Any) -> Any:
         self.claims += 1
-        return await self.storage.outbox_claim(*args)
+        return await self.outbox.claim(*args)
 
-    async def outbox_sent(self, outbox_id: int, *args: Any) -> bool:
-        more = await self.storage.outbox_sent(outbox_id, *args)
+    async def sent(self, outbox_id: int, *args: Any) -> bool:
+        more = await self.outbox.sent(outbox_id, *args)
         if not more and not self.late and self.deliverer is not None:
-            row = await self.storage.outbox(outbox_id)
+            row = await self.outbox.get(outbox_id)
             assert row is not None
-            self.late = await self.storage.enqueue(None, [Post(row.channel, Message("late"))], 0)
+            self.late = await self.outbox.enqueue(None, [Post(row.channel, Message("late"))], 0)
             await self.deliverer.flush()
         return more
 
 
 async def test_a_post_stored_as_its_channel_s_lane_ends_is_sent_at_once(store: StorageProtocol) -> None:
     client, racing = RecordingClient(), _StoredAsTheLaneEnds(store)
-    deliverer = Deliverer(client, racing)  # type: ignore[arg-type]
+    deliverer = Deliverer(client, store)
     racing.deliverer = deliverer
-    [first] = await store.enqueue(None, [Post(CHANNEL, Message("first"))], 0)
+    [first] = await store.outbox.enqueue(None, [Post(CHANNEL, Message("first"))], 0)
     task = asyncio.create_task(deliverer.run())
     try:
         assert (await deliverer.wait([first], 5))[first].state == "sent"
@@ -68,13 +70,13 @@ async def test_a_lane_that_sent_its_posts_ends_without_another_look_at_the_outbo
     store: StorageProtocol,
 ) -> None:
     client, counting = RecordingClient(), _StoredAsTheLaneEnds(store)
-    deliverer = Deliverer(client, counting)  # type: ignore[arg-type]
-    ids = await store.enqueue(None, [Post(CHANNEL, Message("one")), Post(CHANNEL, Message("two"))], 0)
+    deliverer = Deliverer(client, store)
+    ids = await store.outbox.enqueue(None, [Post(CHANNEL, Message("one")), Post(CHANNEL, Message("two"))], 0)
     task = asyncio.create_task(deliverer.run())
     try:
         assert {d.state for d in (await deliverer.wait(ids, 5)).values()} == {"sent"}
         await asyncio.sleep(0.1)
-        assert counting.heads == 1, "one look at the outbox started the lane; none after it"
+        assert counting.looks == 1, "one look at the outbox started the lane; none after it"
         assert counting.claims == 2, "each post claimed; no claim after the last"
     finally:
         task.cancel()

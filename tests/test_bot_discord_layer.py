@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import discord
 
+from bot import ids
 from bot.client.bot import CittaBot, intents
-from bot.client.ui import CittaButton, CittaSelect, message_kwargs
-from bot.results import (
-    CUSTOM_ID_TEMPLATE,
-    SELECT_TEMPLATE,
-    Button,
-    Message,
-    Option,
-    Picture,
-    Select,
-    custom_id,
-    parse_custom_id,
-    step_id,
-)
+from bot.client.components import REGISTERED, Choose, Close, Component, Move, OpenPanel
+from bot.client.layout import message_kwargs
+from bot.ids import custom_id, parse_custom_id, step_id
+from bot.results import Button, Message, Option, Picture, Select
 
 COMMANDS = {"new", "play", "panel", "hint", "board", "describe", "status", "log", "score", "rules", "secrets",
             "resign", "abandon", "settings", "me", "replace", "vacation", "undo", "recap", "export", "add-ai",
@@ -39,8 +30,9 @@ async def test_setup_hook_opens_the_database_loads_commands_and_registers_button
         assert (
             isinstance(play, discord.app_commands.Command) and play._params["move"].autocomplete is not None
         )
-        assert re.compile(CUSTOM_ID_TEMPLATE) in bot._connection._view_store._dynamic_items
-        assert re.compile(SELECT_TEMPLATE) in bot._connection._view_store._dynamic_items
+        registered = bot._connection._view_store._dynamic_items
+        assert {c.__discord_ui_compiled_template__ for c in REGISTERED} <= set(registered)
+        assert len(REGISTERED) == len(ids.KINDS) + 1, "a class per kind, and the base for any other id"
         assert await bot.service.storage.schema_version() >= 1
         assert (tmp_path / "bot.db").exists()
         assert bot.clock_loop.is_running(), "the clock (deadlines, reminders) runs from set-up on"
@@ -68,8 +60,7 @@ def test_message_kwargs_ping_only_the_listed_users_and_attach_the_board() -> Non
     assert allowed["parse"] == [] and allowed["users"] == [5]
     assert isinstance(kw["file"], discord.File) and kw["file"].filename == "board.png"
     (item,) = kw["view"].children
-    assert isinstance(item, CittaButton) and item.item.custom_id == cid
-    assert item.ref == parse_custom_id(cid) and item.ref is not None and item.ref.move == "demolish F6 G7"
+    assert isinstance(item, Move) and item.item.custom_id == cid
     assert kw["view"].timeout is None
 
 
@@ -105,7 +96,7 @@ def test_a_message_with_pictures_is_one_container_of_text_gallery_and_buttons() 
         ("attachment://board.png", "The board: Ann to play."),
         ("attachment://table.png", "The table."),
     ]
-    assert isinstance(row, discord.ui.ActionRow) and isinstance(row.children[0], CittaButton)
+    assert isinstance(row, discord.ui.ActionRow) and isinstance(row.children[0], OpenPanel)
 
 
 def test_a_panel_puts_each_select_on_its_own_row_and_the_buttons_below() -> None:
@@ -120,5 +111,24 @@ def test_a_panel_puts_each_select_on_its_own_row_and_the_buttons_below() -> None
     rows = [[c["type"] for c in row["components"]] for row in view.to_components()]
     assert rows == [[3], [3], [2]], "two select rows, then the row of buttons"
     first = view.children[0]
-    assert isinstance(first, CittaSelect) and first.ref is not None and first.ref.path == ("build", "farm")
-    assert [o.value for o in first.item.options] == ["A1", "A2", "A3"]
+    assert isinstance(first, Choose) and isinstance(view.children[-1], Close)
+    assert [o.value for o in first.item.options] == ["A1", "A2", "A3"]  # type: ignore[attr-defined]
+
+
+def test_every_id_matches_exactly_one_component_class() -> None:
+    made = [
+        custom_id(7, 0, None, "join"), custom_id(7, 0, None, "leave"), custom_id(7, 0, None, "start"),
+        custom_id(7, 0, None, "peek"), custom_id(7, 3, None, "abandon"), custom_id(7, 3, None, "panel"),
+        custom_id(7, 3, 1, "close"), custom_id(0, 0, None, "forget"), custom_id(7, 3, None, "here"),
+        custom_id(7, 3, 1, move="found I9 from L11"), custom_id(7, 3, 1, "confirm", "build farm D13"),
+        step_id(7, 3, 1, ("build", "farm")), step_id(7, 3, 1, ("build",), page=1, select=2),
+    ]  # fmt: skip
+    others = ["citta:7:0:-:jump", "cittas:1:2:3:m.gold", "citta:x", "citta:7:0:2:join"]
+    for cid in [*made, *others]:
+        matching = [c for c in REGISTERED if c.__discord_ui_compiled_template__.fullmatch(cid)]
+        assert len(matching) == 1, (cid, matching)
+        if cid in others:
+            assert matching == [Component], cid
+    assert {ids.kind_of(cid).name for cid in made} == {k.name for k in ids.KINDS}
+    too_large = "citta:99999999999999999999:0:-:join"  # its kind's class answers it: no longer used
+    assert ids.kind_of(too_large) is ids.JOIN and parse_custom_id(too_large) is None

@@ -22,6 +22,7 @@ from test_bot_support import (
 
 from bot.client.delivery import Deliverer
 from bot.results import Drawing, Picture
+from bot.service import moves as svc_moves
 from bot.service.drawings import Drawings
 from bot.storage import envelope
 
@@ -38,9 +39,9 @@ async def test_a_turn_post_stores_its_drawing_and_no_picture(database: Path | st
     svc = await open_service(database)
     await start_game(svc, 2)
     seat = (await current(svc)).pending_seats()[0]
-    played = await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+    played = await svc_moves.play(svc, PLAYERS[seat].id, "gold", channel=CHANNEL)
     [oid] = played.outbox
-    row = await svc.storage.outbox(oid)
+    row = await svc.storage.outbox.get(oid)
     assert row is not None and row.image is None, "the pictures are not in the database"
     assert await query(svc.storage, "SELECT outbox FROM outbox_files") == []
     message = envelope.load(row.channel, row.payload, row.image).message_for()
@@ -56,7 +57,7 @@ async def test_the_delivery_sends_the_kept_pictures_and_lets_them_go(database: P
     svc = await open_service(database, renderer)
     await start_game(svc, 2)
     seat = (await current(svc)).pending_seats()[0]
-    await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+    await svc_moves.play(svc, PLAYERS[seat].id, "gold", channel=CHANNEL)
     drawn = len(renderer.calls)
     client = RecordingClient()
     await Deliverer(client, svc.storage, drawings=svc.drawings).settle()  # type: ignore[arg-type]
@@ -64,7 +65,7 @@ async def test_the_delivery_sends_the_kept_pictures_and_lets_them_go(database: P
     assert len(renderer.calls) == drawn and svc.drawings.drawn_again == 0, "nothing drawn twice"
     assert len(svc.drawings) == 0, "sent: let go"
     for r in await query(svc.storage, "SELECT id, state FROM outbox"):
-        row = await svc.storage.outbox(r["id"])
+        row = await svc.storage.outbox.get(r["id"])
         assert row is not None and row.state == "sent"
         sent = envelope.load(row.channel, row.payload, None).message_for()
         assert sent is not None and sent.drawing is None, "its drawing is not kept once sent"
@@ -77,7 +78,7 @@ async def test_the_pictures_of_a_move_that_was_not_stored_are_let_go(database: P
     svc = await open_service(database)
     await start_game(svc, 2)
     seat = (await current(svc)).pending_seats()[0]
-    kept, real, tries = len(svc.drawings), svc.storage.commit_moves, []
+    kept, real, tries = len(svc.drawings), svc.storage.games.commit_moves, []
 
     async def first_try_not_stored(game_id: int, **kw: Any) -> list[int] | None:
         tries.append(game_id)
@@ -87,14 +88,14 @@ async def test_the_pictures_of_a_move_that_was_not_stored_are_let_go(database: P
             raise ConnectionError("the database went away")
         return None  # as when the game is no longer at that version: the move is tried again
 
-    svc.storage.commit_moves = first_try_not_stored  # type: ignore[method-assign]
+    svc.storage.games.commit_moves = first_try_not_stored  # type: ignore[method-assign]
     if how == "the storage failed":
         with pytest.raises(ConnectionError):
-            await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+            await svc_moves.play(svc, PLAYERS[seat].id, "gold", channel=CHANNEL)
         assert len(svc.drawings) == kept, "nothing of the move that failed is kept"
-        await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+        await svc_moves.play(svc, PLAYERS[seat].id, "gold", channel=CHANNEL)
     else:
-        await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+        await svc_moves.play(svc, PLAYERS[seat].id, "gold", channel=CHANNEL)
     assert len(tries) == 2
     assert len(svc.drawings) == kept + 1, "only the stored post's pictures are kept"
     await svc.close()
@@ -106,7 +107,7 @@ async def test_after_a_restart_the_pictures_are_drawn_again_from_the_stored_draw
     first = await open_service(database)
     await start_game(first, 2)
     seat = (await current(first)).pending_seats()[0]
-    played = await first.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+    played = await svc_moves.play(first, PLAYERS[seat].id, "gold", channel=CHANNEL)
     await first.close()  # the process ends before the posts are sent
 
     renderer = FakeRenderer()

@@ -23,7 +23,9 @@ from test_bot_support import (
 )
 
 from bot.config import quiet_noisy_loggers
-from bot.service.core import CittaService
+from bot.service import moves as svc_moves
+from bot.service import questions as svc_questions
+from bot.service.context import Context
 from engine import Game, View
 
 
@@ -40,17 +42,17 @@ async def _play_whole_game(db: Path | str, n: int, setup: str, rng_seed: int, re
         svc = await open_service(db, renderer)  # ... and starts again on the same database
     while await answer_all(svc, rnd, log, 50):
         pass
-    row = await svc.storage.latest_game(CHANNEL)
+    row = await svc.storage.games.latest_game(CHANNEL)
     assert row is not None and row.status == "over"
     game = await current(svc)
     assert game.is_over and game.scores is not None
     replayed = Game.replay(game.record()).snapshot()
     assert replayed == game.snapshot(), "the stored record replays to the stored state"
-    moves = await svc.storage.moves(row.id)
+    moves = await svc.storage.games.moves(row.id)
     assert [(m.seat, m.text) for m in moves] == game.record().moves
     assert row.version == len(moves)
     assert "The game is over" in log.public[-1 - len(log.outcomes[-1].announcement.buttons)]  # type: ignore[union-attr]
-    score = await svc.score(CHANNEL)
+    score = await svc_questions.score(svc, CHANNEL)
     assert score.text.startswith("Final score")
     for p, s in zip(game.view(None).players, game.scores, strict=True):
         assert f"**{p.name}** {s}" in score.text
@@ -105,7 +107,7 @@ async def test_the_board_is_rendered_off_the_event_loop_with_the_move_highlighte
     game = await current(svc)
     seat = game.pending_seats()[0]
     build = next(a for a in game.legal_moves(seat) if a.verb == "build")
-    await svc.play(PLAYERS[seat].id, str(build), channel=CHANNEL)
+    await svc_moves.play(svc, PLAYERS[seat].id, str(build), channel=CHANNEL)
     assert renderer.calls[-1][1] == [build.hex]
     assert threading.get_ident() not in renderer.threads
     await svc.close()
@@ -117,7 +119,7 @@ async def test_a_failing_renderer_still_posts_the_move_without_a_picture(tmp_pat
     ) -> bytes:
         raise RuntimeError("no fonts")
 
-    svc = await CittaService.open(tmp_path / "b.db", renderer=broken, seeds=lambda: SEED)
+    svc = await Context.open(tmp_path / "b.db", renderer=broken, seeds=lambda: SEED)
     start = await start_game(svc, 2)
     assert start.announcement is not None and start.announcement.pictures == ()
     assert "Next:" in start.announcement.text
@@ -125,7 +127,7 @@ async def test_a_failing_renderer_still_posts_the_move_without_a_picture(tmp_pat
 
 
 async def test_the_real_renderer_draws_the_channel_board(tmp_path: Path) -> None:
-    svc = await CittaService.open(tmp_path / "r.db", seeds=lambda: SEED)  # the default renderer
+    svc = await Context.open(tmp_path / "r.db", seeds=lambda: SEED)  # the default renderer
     start = await start_game(svc, 2)
     assert start.announcement is not None and start.announcement.pictures
     assert all(p.data.startswith(b"\x89PNG") and p.alt for p in start.announcement.pictures)

@@ -11,12 +11,19 @@ from PIL import Image
 from test_bot_support import CHANNEL, GUILD, PLAYERS, Table, Transcript, answer_all, query, start_game
 
 from bot.errors import NoGame, NotAllowed
-from bot.results import User, parse_custom_id
-from bot.service.base import default_renderer
-from bot.service.core import CittaService
+from bot.ids import parse_custom_id
+from bot.results import User
+from bot.service import advance as svc_advance
+from bot.service import archive as svc_archive
+from bot.service import leaving as svc_leaving
+from bot.service import lobby as svc_lobby
+from bot.service import settings as svc_settings
+from bot.service import tick as svc_tick
+from bot.service.context import Context
 from bot.service.history import number
+from bot.service.pictures import default_renderer
 from bot.storage.envelope import load
-from bot.storage.outbox import WITH_FILE
+from bot.storage.queries import WITH_FILE
 from bot.storage.rows import FORMER
 
 
@@ -25,16 +32,16 @@ async def finish(table: Table, humans: int, levels: tuple[str, ...] = (), channe
     deadline pass for every human (the computer policy then plays their seats to the end)."""
     svc = table.svc
     host = PLAYERS[0]
-    await svc.new_game(host, channel=channel, guild=GUILD)
-    row = await svc.storage.open_game(channel)
+    await svc_lobby.new_game(svc, host, channel=channel, guild=GUILD)
+    row = await svc.storage.games.open_game(channel)
     assert row is not None
     for user in PLAYERS[1:humans]:
-        await svc.join(row.id, user)
+        await svc_lobby.join(svc, row.id, user)
     for level in levels:
-        await svc.add_ai(host, channel=channel, level=level)
-    await svc.start(row.id, host)
-    await svc.advance(row.id)
-    await svc.settings(host.id, channel=channel, deadline=1, policy="computer", level="random")
+        await svc_lobby.add_ai(svc, host, channel=channel, level=level)
+    await svc_lobby.start(svc, row.id, host)
+    await svc_advance.advance(svc, row.id)
+    await svc_settings.settings(svc, host.id, channel=channel, deadline=1, policy="computer", level="random")
     await run_out(table, row.id)
     return row.id
 
@@ -43,8 +50,8 @@ async def run_out(table: Table, game_id: int) -> None:
     """Let the deadlines pass until the bot has played every late seat to the end of the game."""
     for _ in range(6):
         table.clock.advance(2)
-        await table.svc.tick()
-        row = await table.svc.storage.game(game_id)
+        await svc_tick.tick(table.svc)
+        row = await table.svc.storage.games.game(game_id)
         assert row is not None
         if row.status == "over":
             return
@@ -54,9 +61,9 @@ async def run_out(table: Table, game_id: int) -> None:
 async def test_the_final_move_stores_placings_ratings_and_the_scoring_post_together(table: Table) -> None:
     game_id = await finish(table, 2, ("basic",))
     svc = table.svc
-    row = await svc.storage.game(game_id)
+    row = await svc.storage.games.game(game_id)
     assert row is not None
-    places = await svc.storage.game_results(game_id)
+    places = await svc.storage.history.game_results(game_id)
     assert [p.player for p in places] == ["user:101", "user:102", "computer:basic"]
     assert sorted(p.rank for p in places)[0] == 1
     rows = await query(svc.storage, f"{WITH_FILE} WHERE o.game = ? AND o.version = ? ORDER BY o.id",
@@ -68,7 +75,7 @@ async def test_the_final_move_stores_placings_ratings_and_the_scoring_post_toget
     assert text.startswith(f"🏁 **Game {game_id} — final scoring**")
     for p in places:
         assert f"**{p.name}**" in text and f"= **{number(p.score)}**" in text and "rating" in text
-    board = await svc.storage.leaderboard(GUILD)
+    board = await svc.storage.history.leaderboard(GUILD)
     assert {s.player for s in board} == {"user:101", "user:102", "computer:basic"}
     assert all(s.games == 1 for s in board)
 
@@ -76,42 +83,44 @@ async def test_the_final_move_stores_placings_ratings_and_the_scoring_post_toget
 async def test_a_resigned_player_is_ranked_below_those_who_played_on(table: Table) -> None:
     svc = table.svc
     await start_game(svc, 3)
-    await svc.resign(PLAYERS[0].id, channel=CHANNEL)
-    await svc.settings(PLAYERS[0].id, channel=CHANNEL, deadline=1, policy="computer", level="random")
-    row = await svc.storage.latest_game(CHANNEL)
+    await svc_leaving.resign(svc, PLAYERS[0].id, channel=CHANNEL)
+    await svc_settings.settings(
+        svc, PLAYERS[0].id, channel=CHANNEL, deadline=1, policy="computer", level="random"
+    )
+    row = await svc.storage.games.latest_game(CHANNEL)
     assert row is not None
     await run_out(table, row.id)
-    places = {p.seat: p for p in await svc.storage.game_results(row.id)}
+    places = {p.seat: p for p in await svc.storage.history.game_results(row.id)}
     assert places[0].resigned and places[0].rank == 3
     assert {places[1].rank, places[2].rank} <= {1, 2}
 
 
-async def test_an_abandoned_game_is_not_rated_nor_listed(svc: CittaService) -> None:
+async def test_an_abandoned_game_is_not_rated_nor_listed(svc: Context) -> None:
     await start_game(svc, 2)
-    row = await svc.storage.open_game(CHANNEL)
+    row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
-    await svc.abandon(PLAYERS[0].id, game_id=row.id, can_manage=False)
-    assert await svc.storage.game_results(row.id) == []
+    await svc_leaving.abandon(svc, PLAYERS[0].id, game_id=row.id, can_manage=False)
+    assert await svc.storage.history.game_results(row.id) == []
     with pytest.raises(NoGame):
-        await svc.leaderboard(GUILD, PLAYERS[0].id)
+        await svc_archive.leaderboard(svc, GUILD, PLAYERS[0].id)
     with pytest.raises(NoGame):
-        await svc.games(GUILD)
+        await svc_archive.games(svc, GUILD)
     with pytest.raises(NoGame, match="abandoned"):
-        await svc.replay(GUILD, CHANNEL)
+        await svc_archive.replay(svc, GUILD, CHANNEL)
 
 
 async def test_a_replay_interrupted_by_a_stop_is_posted_by_the_next_tick_once(table: Table) -> None:
     svc = table.svc
     await start_game(svc, 2)
     await answer_all(svc, random.Random(3), Transcript(), 400)  # humans play to the end; no advance
-    row = await svc.storage.latest_game(CHANNEL)
+    row = await svc.storage.games.latest_game(CHANNEL)
     assert row is not None and row.status == "over"
-    assert await svc.storage.unreplayed() == [row.id]
+    assert await svc.storage.history.unreplayed() == [row.id]
     svc = await table.restart()
     svc.renderer = default_renderer
-    await svc.tick()
-    await svc.tick()
-    assert await svc.storage.unreplayed() == []
+    await svc_tick.tick(svc)
+    await svc_tick.tick(svc)
+    assert await svc.storage.history.unreplayed() == []
     rows = await query(svc.storage, f"{WITH_FILE} WHERE o.game = ? AND o.payload LIKE '%.gif%'", row.id)
     assert len(rows) == 1, "the replay is stored once"
     post = load(rows[0]["channel"], rows[0]["payload"], rows[0]["image"]).message_for()
@@ -123,56 +132,58 @@ async def test_the_commands_read_the_history_of_this_server_only(table: Table) -
     first = await finish(table, 2, ("strong",))
     await finish(table, 1, ("strong", "random"))
     svc = table.svc
-    board = await svc.leaderboard(GUILD, PLAYERS[1].id)
+    board = await svc_archive.leaderboard(svc, GUILD, PLAYERS[1].id)
     assert board.ephemeral and board.text.startswith("🏆 **Leaderboard**")
     assert "Computer (strong)" in board.text and "Computer (random)" in board.text and "← you" in board.text
-    assert "no rated game" in (await svc.leaderboard(GUILD, 999)).text
-    stats = await svc.stats(GUILD, PLAYERS[0])
+    assert "no rated game" in (await svc_archive.leaderboard(svc, GUILD, 999)).text
+    stats = await svc_archive.stats(svc, GUILD, PLAYERS[0])
     assert stats.ephemeral and "2 games" in stats.text and "Rating" in stats.text and "Hunger:" in stats.text
     with pytest.raises(NoGame):
-        await svc.stats(GUILD, User(999, "Zed"))
-    games = await svc.games(GUILD)
+        await svc_archive.stats(svc, GUILD, User(999, "Zed"))
+    games = await svc_archive.games(svc, GUILD)
     assert games.text.count("**Game ") == 2 and "final post not sent yet" in games.text
-    first_row = await svc.storage.game(first)
+    first_row = await svc.storage.games.game(first)
     assert first_row is not None
     [final, *_] = await query(svc.storage, "SELECT id FROM outbox WHERE game = ? AND version = ? ORDER BY id",
                               first, first_row.version)  # fmt: skip
-    await svc.storage.outbox_sent(final["id"], 4242, table.clock.now)
-    assert f"https://discord.com/channels/{GUILD}/{CHANNEL}/4242" in (await svc.games(GUILD)).text
+    await svc.storage.outbox.sent(final["id"], 4242, table.clock.now)
+    assert (
+        f"https://discord.com/channels/{GUILD}/{CHANNEL}/4242" in (await svc_archive.games(svc, GUILD)).text
+    )
     with pytest.raises(NoGame):
-        await svc.games(GUILD + 1)
+        await svc_archive.games(svc, GUILD + 1)
     with pytest.raises(NoGame):
-        await svc.replay(GUILD + 1, CHANNEL, first)
+        await svc_archive.replay(svc, GUILD + 1, CHANNEL, first)
 
 
-async def test_the_replay_of_a_running_game_is_refused(svc: CittaService) -> None:
+async def test_the_replay_of_a_running_game_is_refused(svc: Context) -> None:
     await start_game(svc, 2)
     with pytest.raises(NotAllowed, match="still running"):
-        await svc.replay(GUILD, CHANNEL)
+        await svc_archive.replay(svc, GUILD, CHANNEL)
 
 
 async def test_forget_takes_a_name_out_of_the_history_and_keeps_the_games(table: Table) -> None:
     game_id = await finish(table, 2, ("basic",))
     svc = table.svc
-    prompt = await svc.forget_prompt(GUILD, PLAYERS[1].id)
+    prompt = await svc_archive.forget_prompt(svc, GUILD, PLAYERS[1].id)
     assert prompt.ephemeral and "the 1 finished game" in prompt.text and "cannot be undone" in prompt.text
     [button] = prompt.buttons
     ref = parse_custom_id(button.custom_id)
     assert button.style == "danger" and ref is not None and ref.action == "forget"
-    assert "Bob" in (await svc.games(GUILD)).text, "asking changes nothing"
-    msg = await svc.forget(GUILD, PLAYERS[1].id)
+    assert "Bob" in (await svc_archive.games(svc, GUILD)).text, "asking changes nothing"
+    msg = await svc_archive.forget(svc, GUILD, PLAYERS[1].id)
     assert msg.ephemeral and "1 finished game" in msg.text
-    places = await svc.storage.game_results(game_id)
+    places = await svc.storage.history.game_results(game_id)
     assert [p.name for p in places][1] == FORMER and places[1].user_id is None
-    assert "Bob" not in (await svc.leaderboard(GUILD, PLAYERS[0].id)).text
-    assert "Bob" not in (await svc.games(GUILD)).text
-    row = await svc.storage.game(game_id)
+    assert "Bob" not in (await svc_archive.leaderboard(svc, GUILD, PLAYERS[0].id)).text
+    assert "Bob" not in (await svc_archive.games(svc, GUILD)).text
+    row = await svc.storage.games.game(game_id)
     assert row is not None and row.record is not None and row.snapshot is not None
     assert row.record["players"][1] == FORMER and row.snapshot["players"][1]["name"] == FORMER
-    assert [s.name for s in await svc.storage.seats(game_id)][1] == FORMER
+    assert [s.name for s in await svc.storage.games.seats(game_id)][1] == FORMER
     with pytest.raises(NoGame):
-        await svc.stats(GUILD, PLAYERS[1])
+        await svc_archive.stats(svc, GUILD, PLAYERS[1])
     with pytest.raises(NoGame):
-        await svc.forget(GUILD, PLAYERS[1].id)
+        await svc_archive.forget(svc, GUILD, PLAYERS[1].id)
     with pytest.raises(NoGame, match="nothing of yours"):
-        await svc.forget_prompt(GUILD, PLAYERS[1].id)
+        await svc_archive.forget_prompt(svc, GUILD, PLAYERS[1].id)

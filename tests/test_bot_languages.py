@@ -14,8 +14,15 @@ from untranslated import untranslated
 
 import i18n
 from bot.errors import CittaError, MoveRefused, NoGame, NotAllowed, NotSeated
-from bot.results import Message, Outcome, Post, parse_custom_id
-from bot.service.core import CittaService
+from bot.ids import parse_custom_id
+from bot.results import Message, Outcome, Post
+from bot.service import choices as svc_choices
+from bot.service import leaving as svc_leaving
+from bot.service import lobby as svc_lobby
+from bot.service import moves as svc_moves
+from bot.service import panel as svc_panel
+from bot.service import questions as svc_questions
+from bot.service.context import Context
 from bot.storage import envelope
 from bot.storage.rows import Prefs
 from engine import Game, IllegalMove
@@ -29,18 +36,18 @@ def english_afterwards() -> Iterator[None]:
     i18n.read_by("en")
 
 
-async def _start(svc: CittaService, n: int = 2, language: str = "en", setup: str = "beginner") -> Outcome:
+async def _start(svc: Context, n: int = 2, language: str = "en", setup: str = "beginner") -> Outcome:
     """A started game of ``n`` of `PLAYERS` in ``language`` (the host opens it, all join)."""
     host = PLAYERS[0]
-    await svc.new_game(host, channel=CHANNEL, guild=GUILD, setup=setup, language=language)
-    row = await svc.storage.open_game(CHANNEL)
+    await svc_lobby.new_game(svc, host, channel=CHANNEL, guild=GUILD, setup=setup, language=language)
+    row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
     for user in PLAYERS[1:n]:
-        await svc.join(row.id, user)
-    return await svc.start(row.id, host)
+        await svc_lobby.join(svc, row.id, user)
+    return await svc_lobby.start(svc, row.id, host)
 
 
-def _renderer(svc: CittaService) -> FakeRenderer:
+def _renderer(svc: Context) -> FakeRenderer:
     assert isinstance(svc.renderer, FakeRenderer)
     return svc.renderer
 
@@ -56,7 +63,7 @@ def _button_of(msg: Message | None, seat: int) -> tuple[int, int, str]:
 
 
 async def test_a_german_reader_gets_german_answers_while_the_channel_post_stays_english(
-    svc: CittaService,
+    svc: Context,
 ) -> None:
     start = await _start(svc)
     game = await current(svc)
@@ -66,56 +73,56 @@ async def test_a_german_reader_gets_german_answers_while_the_channel_post_stays_
     i18n.read_by("de")
 
     with pytest.raises(NotSeated) as outsider:
-        await svc.play(OUTSIDER.id, "gold", channel=CHANNEL)
+        await svc_moves.play(svc, OUTSIDER.id, "gold", channel=CHANNEL)
     assert str(outsider.value) == "Sie spielen in dieser Partie nicht mit (es spielen Ann, Bob)."
     game_id, version, move = _button_of(start.announcement, seat)
     with pytest.raises(NotAllowed, match=f"^Diese Schaltfläche ist für {user.name}\\.$"):
-        await svc.play(other.id, move, game_id=game_id, based_on=version, seat=seat)
+        await svc_moves.play(svc, other.id, move, game_id=game_id, based_on=version, seat=seat)
     with pytest.raises(IllegalMove) as engine_says:
         game.check(seat, "build farm A1")
     with pytest.raises(MoveRefused) as refused:
-        await svc.play(user.id, "build farm A1", channel=CHANNEL)
+        await svc_moves.play(svc, user.id, "build farm A1", channel=CHANNEL)
     assert str(refused.value) == engine_says.value.told(i18n.lang("de"))
 
-    played = await svc.play(user.id, "gold", channel=CHANNEL)
+    played = await svc_moves.play(svc, user.id, "gold", channel=CHANNEL)
     assert played.reply.text == "Sie haben `gold` gespielt."
     post = played.announcement
     assert post is not None and "Next:" in post.text and "Als Nächstes" not in post.text
     assert post.buttons[0].label == "🎲 Make my move"
     assert _renderer(svc).langs[drawn:] and set(_renderer(svc).langs[drawn:]) == {"en"}
 
-    status = await svc.status(CHANNEL)
+    status = await svc_questions.status(svc, CHANNEL)
     assert status.text.startswith("Partie ") and "Als Nächstes: " in status.text
-    score = await svc.score(CHANNEL)
+    score = await svc_questions.score(svc, CHANNEL)
     assert score.text.startswith("Punktestand, wenn die Partie jetzt endete:")
     i18n.read_by("en")
-    assert (await svc.status(CHANNEL)).text.startswith("Game ")
+    assert (await svc_questions.status(svc, CHANNEL)).text.startswith("Game ")
 
 
-async def test_a_french_game_posts_in_french_while_an_english_reader_gets_english(svc: CittaService) -> None:
+async def test_a_french_game_posts_in_french_while_an_english_reader_gets_english(svc: Context) -> None:
     await _start(svc, language="fr")
     seat = (await current(svc)).pending_seats()[0]
     drawn = len(_renderer(svc).langs)
     i18n.read_by("en")
-    played = await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
+    played = await svc_moves.play(svc, PLAYERS[seat].id, "gold", channel=CHANNEL)
     assert played.reply.text == "You played `gold`."
     post = played.announcement
     assert post is not None
     assert "Ensuite : " in post.text and "Next:" not in post.text and "pièce d'or · nourriture" in post.text
     assert post.buttons[0].label == "🎲 Jouer mon coup"
     assert _renderer(svc).langs[drawn:] and set(_renderer(svc).langs[drawn:]) == {"fr"}
-    panel = await svc.my_panel(PLAYERS[1 - seat].id, CHANNEL)
+    panel = await svc_panel.my_panel(svc, PLAYERS[1 - seat].id, CHANNEL)
     assert panel.text.startswith("🎲 **Your move**") and panel.buttons[-1].label == "Close"
 
 
-async def test_resigning_and_abandoning_are_announced_in_the_games_language(svc: CittaService) -> None:
+async def test_resigning_and_abandoning_are_announced_in_the_games_language(svc: Context) -> None:
     await _start(svc, language="nl")
     i18n.read_by("de")
-    resigned = await svc.resign(PLAYERS[0].id, channel=CHANNEL)
+    resigned = await svc_leaving.resign(svc, PLAYERS[0].id, channel=CHANNEL)
     assert resigned.reply.text == "Sie haben aufgegeben."
     assert resigned.announcement is not None
     assert resigned.announcement.text.startswith("**Ann** geeft op; de bot doet voortaan de zetten.")
-    abandoned = await svc.abandon(PLAYERS[0].id, game_id=resigned.game, can_manage=True)
+    abandoned = await svc_leaving.abandon(svc, PLAYERS[0].id, game_id=resigned.game, can_manage=True)
     assert abandoned.reply.text == "Die Partie ist abgebrochen."
     assert abandoned.announcement is not None
     assert abandoned.announcement.text == f"<@{PLAYERS[0].id}> heeft spel {resigned.game} gestaakt. " + (
@@ -133,15 +140,15 @@ def _poll_seed() -> tuple[int, int]:
 
 
 async def test_a_peek_comes_by_dm_in_its_readers_own_language_and_the_channel_note_in_the_games(
-    svc: CittaService,
+    svc: Context,
 ) -> None:
     seed, seat = _poll_seed()
     svc.seeds = lambda: seed
     await _start(svc, 3, language="fr")
     poller = PLAYERS[seat]
-    await svc.storage.set_prefs(Prefs(poller.id, language="de"))
+    await svc.storage.players.set_prefs(Prefs(poller.id, language="de"))
     i18n.read_by("nl")  # the poller's client; their own choice (German) wins for the DM
-    outcome = await svc.play(poller.id, "poll 1 3", channel=CHANNEL)
+    outcome = await svc_moves.play(svc, poller.id, "poll 1 3", channel=CHANNEL)
     [dm] = outcome.dms
     assert dm.user_id == poller.id and dm.text.startswith(f"La Città (Partie {outcome.game}): ")
     assert outcome.reply.text.startswith("Je hebt `poll 1 3` gespeeld.")
@@ -155,14 +162,14 @@ async def test_a_peek_comes_by_dm_in_its_readers_own_language_and_the_channel_no
     assert [b.label for b in failed.buttons][-1] == "Voir mes infos privées"
 
 
-async def test_the_panel_speaks_dutch_to_a_dutch_reader(svc: CittaService) -> None:
+async def test_the_panel_speaks_dutch_to_a_dutch_reader(svc: Context) -> None:
     await _start(svc)
     seat = (await current(svc)).pending_seats()[0]
     user = PLAYERS[seat]
-    row = await svc.storage.open_game(CHANNEL)
+    row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
     i18n.read_by("nl")
-    panel = await svc.panel(user.id, row.id)
+    panel = await svc_panel.panel(svc, user.id, row.id)
     assert panel.text.startswith(
         f"🎲 **Jouw zet** (spel {row.id}) — Speeljaar 1 van 6, politieke ronde 1 van 5."
     )
@@ -171,11 +178,11 @@ async def test_the_panel_speaks_dutch_to_a_dutch_reader(svc: CittaService) -> No
     assert {"2 goudstukken nemen", "Nieuwe stad stichten", "Klein gebouw bouwen"} <= set(labels)
     assert all(s.placeholder.startswith("Kies: ") for s in panel.selects)
     assert panel.buttons[-1].label == "Sluiten"
-    build = await svc.panel(user.id, row.id, path=("build",))
+    build = await svc_panel.panel(svc, user.id, row.id, path=("build",))
     assert "Boerderij" in [o.label for s in build.selects for o in s.options]
     assert "Tot nu toe gekozen: `build`." in build.text and build.buttons[0].label == "◀ Terug"
-    with pytest.raises(NotAllowed, match=r"^Dit paneel is voor "):
-        await svc.panel(PLAYERS[1 - seat].id, row.id, seat=seat)
+    with pytest.raises(NotAllowed, match=r"^Deze knop is voor "):  # whose button: `admission.whose`
+        await svc_panel.panel(svc, PLAYERS[1 - seat].id, row.id, seat=seat)
 
 
 # --- the pseudo-language -------------------------------------------------------------------
@@ -214,33 +221,35 @@ class Reader:
         self.add(f"{where} refused", str(error))
 
 
-async def _questions(svc: CittaService, reader: Reader, user_id: int) -> None:
+async def _questions(svc: Context, reader: Reader, user_id: int) -> None:
     """What a player may ask at any time."""
-    reader.message("status", await svc.status(CHANNEL))
-    reader.message("board", await svc.board(CHANNEL))
-    reader.message("log", await svc.log(CHANNEL))
-    reader.message("score", await svc.score(CHANNEL))
-    reader.message("secrets", await svc.secrets(user_id, channel=CHANNEL))
+    reader.message("status", await svc_questions.status(svc, CHANNEL))
+    reader.message("board", await svc_questions.board(svc, CHANNEL))
+    reader.message("log", await svc_questions.log(svc, CHANNEL))
+    reader.message("score", await svc_questions.score(svc, CHANNEL))
+    reader.message("secrets", await svc_questions.secrets(svc, user_id, channel=CHANNEL))
 
 
-async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(svc: CittaService) -> None:
+async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(svc: Context) -> None:
     i18n.read_by(i18n.PSEUDO)
     reader = Reader()
     start = await _start(svc, 3, language=i18n.PSEUDO, setup="experienced")
     reader.outcome("start", start)
     rnd = random.Random(5)
-    row = await svc.storage.open_game(CHANNEL)
+    row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
     moves = 0
     while not (game := await current(svc)).is_over:
         seat = rnd.choice(game.pending_seats())
         user = PLAYERS[seat]
         if moves % 3 == 0:
-            panel = await svc.panel(user.id, row.id)
+            panel = await svc_panel.panel(svc, user.id, row.id)
             reader.message("panel", panel)
             options = [o.value for s in panel.selects for o in s.options]
-            reader.message("panel step", await svc.panel(user.id, row.id, path=(rnd.choice(options),)))
-            for choice in await svc.choices(CHANNEL, user.id, ""):
+            reader.message(
+                "panel step", await svc_panel.panel(svc, user.id, row.id, path=(rnd.choice(options),))
+            )
+            for choice in await svc_choices.choices(svc, CHANNEL, user.id, ""):
                 reader.add("autocomplete", choice.name, (choice.value,))
         if moves % 10 == 0:
             idle = next(
@@ -250,22 +259,23 @@ async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(s
             for who, text in ((user, "fly to the moon"), (user, "build farm A1"), (idle, "gold")):
                 if who is not None:
                     with pytest.raises(CittaError) as refused:
-                        await svc.play(who.id, text, channel=CHANNEL)
+                        await svc_moves.play(svc, who.id, text, channel=CHANNEL)
                     reader.error(text, refused.value)
         if moves % 25 == 0:
             await _questions(svc, reader, user.id)
-        outcome = await svc.play(user.id, str(rnd.choice(game.legal_moves(seat))), channel=CHANNEL)
+        outcome = await svc_moves.play(svc, user.id, str(rnd.choice(game.legal_moves(seat))), channel=CHANNEL)
         if outcome.announcement is None:  # a warning first
             reader.outcome("warning", outcome)
             ref = parse_custom_id(outcome.reply.buttons[0].custom_id)
             assert ref is not None and ref.move is not None
-            outcome = await svc.play(user.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat,
-                                     confirmed=True)  # fmt: skip
+            outcome = await svc_moves.play(
+                svc, user.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat, confirmed=True
+            )
         reader.outcome("move", outcome)
         moves += 1
     await _questions(svc, reader, PLAYERS[0].id)
     with pytest.raises(NoGame) as over:
-        await svc.abandon_prompt(PLAYERS[0].id, channel=CHANNEL, can_manage=True)
+        await svc_leaving.abandon_prompt(svc, PLAYERS[0].id, channel=CHANNEL, can_manage=True)
     reader.error("abandon after the end", over.value)
 
     names = [*CITY_NAMES, *(p.name for p in PLAYERS)]

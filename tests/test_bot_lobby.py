@@ -6,103 +6,110 @@ import pytest
 from test_bot_support import CHANNEL, PLAYERS, PNG, start_game
 
 from bot.errors import LobbyError, NoGame, NotAllowed
-from bot.results import parse_custom_id
-from bot.service.core import CittaService
+from bot.ids import parse_custom_id
+from bot.service import leaving as svc_leaving
+from bot.service import lobby as svc_lobby
+from bot.service import moves as svc_moves
+from bot.service import questions as svc_questions
+from bot.service.context import Context
 from bot.service.lobby import clean_name, unique_names
 
 ANN, BOB, CID = PLAYERS[:3]
 
 
-async def _lobby(svc: CittaService, **kw: object) -> int:
-    msg = await svc.new_game(ANN, channel=CHANNEL, **kw)  # type: ignore[arg-type]
+async def _lobby(svc: Context, **kw: object) -> int:
+    msg = await svc_lobby.new_game(svc, ANN, channel=CHANNEL, **kw)  # type: ignore[arg-type]
     refs = [parse_custom_id(b.custom_id) for b in msg.buttons]
     assert [r.action for r in refs if r] == ["join", "leave", "start"]
     return refs[0].game  # type: ignore[union-attr]
 
 
-async def test_lobby_lists_players_and_the_host_starts_with_two(svc: CittaService) -> None:
+async def test_lobby_lists_players_and_the_host_starts_with_two(svc: Context) -> None:
     game = await _lobby(svc)
     with pytest.raises(LobbyError, match="At least 2"):
-        await svc.start(game, ANN)
-    joined = await svc.join(game, BOB)
+        await svc_lobby.start(svc, game, ANN)
+    joined = await svc_lobby.join(svc, game, BOB)
     assert f"<@{ANN.id}> (host)" in joined.reply.text and f"<@{BOB.id}>" in joined.reply.text
     with pytest.raises(LobbyError, match="already"):
-        await svc.join(game, BOB)
+        await svc_lobby.join(svc, game, BOB)
     with pytest.raises(NotAllowed, match="Only the host"):
-        await svc.start(game, BOB)
-    started = await svc.start(game, ANN)
+        await svc_lobby.start(svc, game, BOB)
+    started = await svc_lobby.start(svc, game, ANN)
     assert started.announcement is not None and [p.data for p in started.announcement.pictures] == [PNG]
     assert "begins" in started.announcement.text and "Next:" in started.announcement.text
     assert {ANN.id, BOB.id} <= set(started.announcement.mentions)
     with pytest.raises(LobbyError, match="already started without you"):
-        await svc.join(game, CID)
+        await svc_lobby.join(svc, game, CID)
     with pytest.raises(LobbyError, match="already started, and you are in it"):
-        await svc.join(game, BOB)
+        await svc_lobby.join(svc, game, BOB)
 
 
-async def test_one_game_per_channel_while_other_channels_have_their_own(svc: CittaService) -> None:
+async def test_one_game_per_channel_while_other_channels_have_their_own(svc: Context) -> None:
     await _lobby(svc)
     with pytest.raises(LobbyError, match="already has a game"):
-        await svc.new_game(BOB, channel=CHANNEL)
-    other = await svc.new_game(BOB, channel=CHANNEL + 1)
+        await svc_lobby.new_game(svc, BOB, channel=CHANNEL)
+    other = await svc_lobby.new_game(svc, BOB, channel=CHANNEL + 1)
     assert other.buttons
 
 
-async def test_a_lobby_with_a_player_count_starts_when_full(svc: CittaService) -> None:
+async def test_a_lobby_with_a_player_count_starts_when_full(svc: Context) -> None:
     game = await _lobby(svc, players=3)
-    assert (await svc.join(game, BOB)).announcement is None
-    full = await svc.join(game, CID)
+    assert (await svc_lobby.join(svc, game, BOB)).announcement is None
+    full = await svc_lobby.join(svc, game, CID)
     assert full.announcement is not None and "begins" in full.announcement.text
-    row = await svc.storage.game(game)
+    row = await svc.storage.games.game(game)
     assert row is not None and row.status == "active" and row.record is not None
     assert row.record["players"] == ["Ann", "Bob", "Cid"]
 
 
-async def test_a_leaving_host_hands_over_and_an_empty_lobby_closes(svc: CittaService) -> None:
+async def test_a_leaving_host_hands_over_and_an_empty_lobby_closes(svc: Context) -> None:
     game = await _lobby(svc)
-    await svc.join(game, BOB)
-    await svc.leave(game, ANN)
-    row = await svc.storage.game(game)
+    await svc_lobby.join(svc, game, BOB)
+    await svc_lobby.leave(svc, game, ANN)
+    row = await svc.storage.games.game(game)
     assert row is not None and row.host == BOB.id
     with pytest.raises(LobbyError, match="not in this game"):
-        await svc.leave(game, ANN)
-    await svc.leave(game, BOB)
-    row = await svc.storage.game(game)
+        await svc_lobby.leave(svc, game, ANN)
+    await svc_lobby.leave(svc, game, BOB)
+    row = await svc.storage.games.game(game)
     assert row is not None and row.status == "abandoned"
-    await svc.new_game(CID, channel=CHANNEL)  # the channel is free again
+    await svc_lobby.new_game(svc, CID, channel=CHANNEL)  # the channel is free again
 
 
-async def test_only_the_host_or_a_manager_may_abandon(svc: CittaService) -> None:
+async def test_only_the_host_or_a_manager_may_abandon(svc: Context) -> None:
     await start_game(svc, 2)
     with pytest.raises(NotAllowed, match="host or a member with Manage Server"):
-        await svc.abandon_prompt(BOB.id, channel=CHANNEL, can_manage=False)
-    prompt = await svc.abandon_prompt(BOB.id, channel=CHANNEL, can_manage=True)
+        await svc_leaving.abandon_prompt(svc, BOB.id, channel=CHANNEL, can_manage=False)
+    prompt = await svc_leaving.abandon_prompt(svc, BOB.id, channel=CHANNEL, can_manage=True)
     ref = parse_custom_id(prompt.buttons[0].custom_id)
     assert prompt.ephemeral and ref is not None and ref.action == "abandon"
     with pytest.raises(NotAllowed):
-        await svc.abandon(BOB.id, game_id=ref.game, can_manage=False)
-    done = await svc.abandon(ANN.id, game_id=ref.game, can_manage=False)
+        await svc_leaving.abandon(svc, BOB.id, game_id=ref.game, can_manage=False)
+    done = await svc_leaving.abandon(svc, ANN.id, game_id=ref.game, can_manage=False)
     assert done.announcement is not None and "abandoned" in done.announcement.text
     with pytest.raises(NoGame):
-        await svc.play(ANN.id, "gold", channel=CHANNEL)
+        await svc_moves.play(svc, ANN.id, "gold", channel=CHANNEL)
     with pytest.raises(NoGame):
-        await svc.abandon(ANN.id, game_id=ref.game, can_manage=True)
+        await svc_leaving.abandon(svc, ANN.id, game_id=ref.game, can_manage=True)
 
 
-async def test_status_log_and_score_of_a_running_game(svc: CittaService) -> None:
+async def test_status_log_and_score_of_a_running_game(svc: Context) -> None:
     await start_game(svc, 2)
-    status = await svc.status(CHANNEL)
+    status = await svc_questions.status(svc, CHANNEL)
     assert "Year 1 of 6, political round 1 of 5" in status.text and "waiting since <t:" in status.text
-    assert (await svc.log(CHANNEL)).text == "No move has been made yet."
-    row = await svc.storage.open_game(CHANNEL)
+    assert (await svc_questions.log(svc, CHANNEL)).text == "No move has been made yet."
+    row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None and row.snapshot is not None
     from engine import Game
 
     seat = Game.restore(row.snapshot, row.record or {}).pending_seats()[0]
-    await svc.play(PLAYERS[seat].id, "gold", channel=CHANNEL)
-    assert "1. **" in (await svc.log(CHANNEL)).text and "takes 2 gold" in (await svc.log(CHANNEL)).text
-    assert (await svc.score(CHANNEL)).text.startswith("Score if the game ended now")
-    board = await svc.board(CHANNEL)
+    await svc_moves.play(svc, PLAYERS[seat].id, "gold", channel=CHANNEL)
+    assert (
+        "1. **" in (await svc_questions.log(svc, CHANNEL)).text
+        and "takes 2 gold" in (await svc_questions.log(svc, CHANNEL)).text
+    )
+    assert (await svc_questions.score(svc, CHANNEL)).text.startswith("Score if the game ended now")
+    board = await svc_questions.board(svc, CHANNEL)
     assert [p.data for p in board.pictures] == [PNG] and board.ephemeral
 
 

@@ -9,18 +9,22 @@ import pytest
 from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, answered, current, start_game
 
 from bot.errors import AlreadyMade, MoveRefused, NotAllowed, NotSeated
-from bot.results import parse_custom_id
-from bot.service.core import CittaService
+from bot.ids import parse_custom_id
+from bot.service import choices as svc_choices
+from bot.service import leaving as svc_leaving
+from bot.service import moves as svc_moves
+from bot.service import questions as svc_questions
+from bot.service.context import Context
 from engine import Game, IllegalMove
 
 
-async def _db_state(svc: CittaService) -> tuple[int, object, int]:
-    row = await svc.storage.open_game(CHANNEL)
+async def _db_state(svc: Context) -> tuple[int, object, int]:
+    row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
-    return row.version, row.snapshot, len(await svc.storage.moves(row.id))
+    return row.version, row.snapshot, len(await svc.storage.games.moves(row.id))
 
 
-async def test_illegal_move_is_refused_with_the_engine_message_and_nothing_changes(svc: CittaService) -> None:
+async def test_illegal_move_is_refused_with_the_engine_message_and_nothing_changes(svc: Context) -> None:
     await start_game(svc, 2)
     game = await current(svc)
     seat = game.pending_seats()[0]
@@ -28,60 +32,62 @@ async def test_illegal_move_is_refused_with_the_engine_message_and_nothing_chang
         game.check(seat, "build farm A1")
     before = await _db_state(svc)
     with pytest.raises(MoveRefused) as refused:
-        await svc.play(PLAYERS[seat].id, "build farm A1", channel=CHANNEL)
+        await svc_moves.play(svc, PLAYERS[seat].id, "build farm A1", channel=CHANNEL)
     assert str(refused.value) == str(engine_says.value)
     assert await _db_state(svc) == before
 
 
 async def test_malformed_move_is_refused_with_the_engine_message_and_nothing_changes(
-    svc: CittaService,
+    svc: Context,
 ) -> None:
     await start_game(svc, 2)
     seat = (await current(svc)).pending_seats()[0]
     before = await _db_state(svc)
     with pytest.raises(MoveRefused, match="Unknown move `fly`"):
-        await svc.play(PLAYERS[seat].id, "fly to the moon", channel=CHANNEL)
+        await svc_moves.play(svc, PLAYERS[seat].id, "fly to the moon", channel=CHANNEL)
     with pytest.raises(MoveRefused, match="not a valid `build` move"):
-        await svc.play(PLAYERS[seat].id, "build farm", channel=CHANNEL)
+        await svc_moves.play(svc, PLAYERS[seat].id, "build farm", channel=CHANNEL)
     assert await _db_state(svc) == before
 
 
-async def test_move_out_of_turn_says_whose_turn_it_is(svc: CittaService) -> None:
+async def test_move_out_of_turn_says_whose_turn_it_is(svc: Context) -> None:
     await start_game(svc, 3)
     game = await current(svc)
     waiting = game.pending_seats()[0]
     other = next(s for s in range(3) if s != waiting)
     with pytest.raises(MoveRefused, match="It is not your turn") as refused:
-        await svc.play(PLAYERS[other].id, "gold", channel=CHANNEL)
+        await svc_moves.play(svc, PLAYERS[other].id, "gold", channel=CHANNEL)
     assert game.view(None).players[waiting].name in str(refused.value)
 
 
-async def test_a_user_without_a_seat_cannot_play_or_press_buttons(svc: CittaService) -> None:
+async def test_a_user_without_a_seat_cannot_play_or_press_buttons(svc: Context) -> None:
     start = await start_game(svc, 2)
     before = await _db_state(svc)
     with pytest.raises(NotSeated, match="not playing in this game"):
-        await svc.play(OUTSIDER.id, "gold", channel=CHANNEL)
+        await svc_moves.play(svc, OUTSIDER.id, "gold", channel=CHANNEL)
     assert start.announcement is not None
     ref = parse_custom_id(start.announcement.buttons[1].custom_id)
     assert ref is not None and ref.move is not None
     with pytest.raises(NotSeated):
-        await svc.play(OUTSIDER.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat)
-    assert await svc.choices(CHANNEL, OUTSIDER.id, "") == []
+        await svc_moves.play(
+            svc, OUTSIDER.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat
+        )
+    assert await svc_choices.choices(svc, CHANNEL, OUTSIDER.id, "") == []
     assert await _db_state(svc) == before
 
 
-async def test_a_button_answers_only_the_player_it_was_made_for(svc: CittaService) -> None:
+async def test_a_button_answers_only_the_player_it_was_made_for(svc: Context) -> None:
     start = await start_game(svc, 2)
     assert start.announcement is not None
     ref = parse_custom_id(start.announcement.buttons[1].custom_id)
     assert ref is not None and ref.seat is not None and ref.move is not None
     other = PLAYERS[1 - ref.seat]
     with pytest.raises(NotAllowed, match=f"This button is for {PLAYERS[ref.seat].name}"):
-        await svc.play(other.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat)
+        await svc_moves.play(svc, other.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat)
 
 
 async def test_double_click_applies_one_move_and_tells_the_other_it_was_already_made(
-    svc: CittaService,
+    svc: Context,
 ) -> None:
     start = await start_game(svc, 2)
     assert start.announcement is not None
@@ -92,7 +98,7 @@ async def test_double_click_applies_one_move_and_tells_the_other_it_was_already_
     def click() -> asyncio.Future[object]:
         assert ref is not None
         return asyncio.ensure_future(
-            svc.play(user, "gold", game_id=ref.game, based_on=ref.version, seat=ref.seat)
+            svc_moves.play(svc, user, "gold", game_id=ref.game, based_on=ref.version, seat=ref.seat)
         )
 
     results = await asyncio.gather(click(), click(), return_exceptions=True)
@@ -102,21 +108,21 @@ async def test_double_click_applies_one_move_and_tells_the_other_it_was_already_
     version, _, moves = await _db_state(svc)
     assert (version, moves) == (1, 1)
     with pytest.raises(AlreadyMade):  # and a late third click
-        await svc.play(user, "gold", game_id=ref.game, based_on=ref.version, seat=ref.seat)
+        await svc_moves.play(svc, user, "gold", game_id=ref.game, based_on=ref.version, seat=ref.seat)
 
 
-async def test_storage_refuses_a_move_based_on_an_old_version(svc: CittaService) -> None:
+async def test_storage_refuses_a_move_based_on_an_old_version(svc: Context) -> None:
     await start_game(svc, 2)
-    row = await svc.storage.open_game(CHANNEL)
+    row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None and row.record is not None and row.snapshot is not None
     kw = dict(
         moves=[], record=row.record, snapshot=row.snapshot, status="active", highlight=[], secrets=[], now=0
     )
-    assert await svc.storage.commit_moves(row.id, based_on=0, **kw) == []  # type: ignore[arg-type]
-    assert await svc.storage.commit_moves(row.id, based_on=5, **kw) is None  # type: ignore[arg-type]
+    assert await svc.storage.games.commit_moves(row.id, based_on=0, **kw) == []  # type: ignore[arg-type]
+    assert await svc.storage.games.commit_moves(row.id, based_on=5, **kw) is None  # type: ignore[arg-type]
 
 
-async def _to_simultaneous_decisions(svc: CittaService) -> Game:
+async def _to_simultaneous_decisions(svc: Context) -> Game:
     """Play seeded random moves until two players must decide at once."""
     rnd = random.Random(11)
     while True:
@@ -125,26 +131,29 @@ async def _to_simultaneous_decisions(svc: CittaService) -> Game:
         if len(game.pending_seats()) > 1:
             return game
         seat = game.pending_seats()[0]
-        await svc.play(
-            PLAYERS[seat].id, str(rnd.choice(game.legal_moves(seat))), channel=CHANNEL, confirmed=True
+        await svc_moves.play(
+            svc, PLAYERS[seat].id, str(rnd.choice(game.legal_moves(seat))), channel=CHANNEL, confirmed=True
         )
 
 
-async def test_simultaneous_decisions_of_two_players_are_both_applied(svc: CittaService) -> None:
+async def test_simultaneous_decisions_of_two_players_are_both_applied(svc: Context) -> None:
     await start_game(svc, 5, "experienced")
     game = await _to_simultaneous_decisions(svc)
-    row = await svc.storage.open_game(CHANNEL)
+    row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
     a, b = game.pending_seats()[:2]
     moves = {s: str(game.default_move(s)) for s in (a, b)}
-    plays = [svc.play(PLAYERS[s].id, moves[s], game_id=row.id, based_on=row.version, seat=s) for s in (a, b)]
+    plays = [
+        svc_moves.play(svc, PLAYERS[s].id, moves[s], game_id=row.id, based_on=row.version, seat=s)
+        for s in (a, b)
+    ]
     await asyncio.gather(*plays)
-    after = await svc.storage.moves(row.id)
+    after = await svc.storage.games.moves(row.id)
     assert {(m.seat, m.text) for m in after[-2:]} == {(a, moves[a]), (b, moves[b])}
 
 
 async def test_a_move_sent_while_the_move_before_it_is_stored_is_accepted_after_it(
-    svc: CittaService,
+    svc: Context,
 ) -> None:
     """The second move is read before the first is stored (it waits for the game's lock): it is
     checked again on the position the first move made, not refused as out of turn."""
@@ -158,33 +167,33 @@ async def test_a_move_sent_while_the_move_before_it_is_stored_is_accepted_after_
     assert second != first, "the other player's turn follows"
     answer = game.default_move(second)
     await asyncio.gather(
-        svc.play(PLAYERS[first].id, str(move), channel=CHANNEL, confirmed=True),
-        svc.play(PLAYERS[second].id, str(answer), channel=CHANNEL, confirmed=True),
+        svc_moves.play(svc, PLAYERS[first].id, str(move), channel=CHANNEL, confirmed=True),
+        svc_moves.play(svc, PLAYERS[second].id, str(answer), channel=CHANNEL, confirmed=True),
     )
-    row = await svc.storage.open_game(CHANNEL)
+    row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
-    assert [(m.seat, m.text) for m in await svc.storage.moves(row.id)][-2:] == [
+    assert [(m.seat, m.text) for m in await svc.storage.games.moves(row.id)][-2:] == [
         (first, str(move)), (second, str(answer))
     ]  # fmt: skip
 
 
-async def _game_with_poll(svc: CittaService) -> tuple[int, int]:
+async def _game_with_poll(svc: Context) -> tuple[int, int]:
     """A 3-player game whose first player may poll; (game id, seat of that player)."""
     for seed in range(1, 200):
         g = Game.new([p.name for p in PLAYERS[:3]], seed=seed)
         if "poll" in g.view(None).politics_row:
             svc.seeds = lambda s=seed: s  # type: ignore[method-assign]
             await start_game(svc, 3)
-            return (await svc.storage.open_game(CHANNEL)).id, g.pending_seats()[0]  # type: ignore[union-attr]
+            return (await svc.storage.games.open_game(CHANNEL)).id, g.pending_seats()[0]  # type: ignore[union-attr]
     raise AssertionError("no seed with Polling the People in the first row")
 
 
 async def test_failed_dm_gives_a_private_fallback_and_the_peek_stays_readable_all_year(
-    svc: CittaService,
+    svc: Context,
 ) -> None:
     game_id, seat = await _game_with_poll(svc)
     poller = PLAYERS[seat]
-    outcome = await svc.play(poller.id, "poll 1 3", channel=CHANNEL)
+    outcome = await svc_moves.play(svc, poller.id, "poll 1 3", channel=CHANNEL)
     view = (await current(svc)).view(seat)
     cards = f"card 1 is {view.peek[1]}, card 3 is {view.peek[3]}"
     assert [dm.user_id for dm in outcome.dms] == [poller.id] and cards in outcome.dms[0].text
@@ -206,13 +215,17 @@ async def test_failed_dm_gives_a_private_fallback_and_the_peek_stays_readable_al
     rnd = random.Random(2)
     while (game := await current(svc)).view(None).year == year and game.view(None).phase == "politics":
         s = game.pending_seats()[0]
-        secret = await svc.secrets(poller.id, game_id=game_id)  # the button's answer, from the database
+        secret = await svc_questions.secrets(
+            svc, poller.id, game_id=game_id
+        )  # the button's answer, from the database
         assert cards in secret.text and secret.ephemeral
-        await svc.play(PLAYERS[s].id, str(rnd.choice(game.legal_moves(s))), channel=CHANNEL, confirmed=True)
-    others = await svc.secrets(PLAYERS[(seat + 1) % 3].id, channel=CHANNEL)
+        await svc_moves.play(
+            svc, PLAYERS[s].id, str(rnd.choice(game.legal_moves(s))), channel=CHANNEL, confirmed=True
+        )
+    others = await svc_questions.secrets(svc, PLAYERS[(seat + 1) % 3].id, channel=CHANNEL)
     assert "card" not in others.text
     with pytest.raises(NotSeated):
-        await svc.secrets(OUTSIDER.id, channel=CHANNEL)
+        await svc_questions.secrets(svc, OUTSIDER.id, channel=CHANNEL)
 
 
 def _path_to_overfull_golden(names: list[str]) -> tuple[int, list[tuple[int, str]], str]:
@@ -234,38 +247,41 @@ def _path_to_overfull_golden(names: list[str]) -> tuple[int, list[tuple[int, str
     raise AssertionError("no position with an overfull Golden Times found")
 
 
-async def test_golden_times_that_does_not_fit_asks_for_confirmation_first(svc: CittaService) -> None:
+async def test_golden_times_that_does_not_fit_asks_for_confirmation_first(svc: Context) -> None:
     seed, moves, golden = _path_to_overfull_golden([p.name for p in PLAYERS[:2]])
     svc.seeds = lambda: seed  # type: ignore[method-assign]
     await start_game(svc, 2)
     for seat, move in moves:
-        await svc.play(PLAYERS[seat].id, move, channel=CHANNEL, confirmed=True)
+        await svc_moves.play(svc, PLAYERS[seat].id, move, channel=CHANNEL, confirmed=True)
     seat = (await current(svc)).pending_seats()[0]
     before = await _db_state(svc)
-    warned = await svc.play(PLAYERS[seat].id, golden, channel=CHANNEL)
+    warned = await svc_moves.play(svc, PLAYERS[seat].id, golden, channel=CHANNEL)
     assert warned.announcement is None and "⚠️" in warned.reply.text and warned.reply.ephemeral
     assert await _db_state(svc) == before
     ref = parse_custom_id(warned.reply.buttons[0].custom_id)
     assert ref is not None and ref.move == golden
-    done = await svc.play(PLAYERS[seat].id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat,
-                          confirmed=True)  # fmt: skip
+    done = await svc_moves.play(
+        svc, PLAYERS[seat].id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat, confirmed=True
+    )
     assert done.announcement is not None and "did not fit" in done.announcement.text
 
 
-async def test_a_resigned_player_is_played_by_the_bot_until_the_end(svc: CittaService) -> None:
+async def test_a_resigned_player_is_played_by_the_bot_until_the_end(svc: Context) -> None:
     await start_game(svc, 2)
     game = await current(svc)
     quitter = game.pending_seats()[0]
-    outcome = await svc.resign(PLAYERS[quitter].id, channel=CHANNEL)
+    outcome = await svc_leaving.resign(svc, PLAYERS[quitter].id, channel=CHANNEL)
     assert outcome.announcement is not None and "resigns" in outcome.announcement.text
     with pytest.raises(NotAllowed, match="already resigned"):
-        await svc.resign(PLAYERS[quitter].id, channel=CHANNEL)
+        await svc_leaving.resign(svc, PLAYERS[quitter].id, channel=CHANNEL)
     rnd = random.Random(8)
     while not (game := await current(svc)).is_over:
         assert game.pending_seats() == [1 - quitter], "the bot answers for the resigned seat"
         seat = 1 - quitter
         move = str(rnd.choice(game.legal_moves(seat)))
-        await answered(svc, await svc.play(PLAYERS[seat].id, move, channel=CHANNEL, confirmed=True))
-    moves = await svc.storage.moves((await svc.storage.latest_game(CHANNEL)).id)  # type: ignore[union-attr]
+        await answered(
+            svc, await svc_moves.play(svc, PLAYERS[seat].id, move, channel=CHANNEL, confirmed=True)
+        )
+    moves = await svc.storage.games.moves((await svc.storage.games.latest_game(CHANNEL)).id)  # type: ignore[union-attr]
     assert any(m.auto and m.seat == quitter for m in moves)
     assert not any(not m.auto and m.seat == quitter for m in moves[1:])

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from bot.results import Message, parse_custom_id
+from bot.ids import parse_custom_id
+from bot.results import Message
 from bot.service.panel import OPTIONS_PER_SELECT, back_of, panel_message, step, words
 from engine import Action, Game
 

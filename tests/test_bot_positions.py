@@ -11,7 +11,10 @@ from typing import Any
 import pytest
 from test_bot_support import CHANNEL, PLAYERS, current, open_service, start_game
 
-from bot.service.core import CittaService
+from bot.service import choices as svc_choices
+from bot.service import moves as svc_moves
+from bot.service import panel as svc_panel
+from bot.service.context import Context
 from bot.service.positions import Positions
 from bot.storage.rows import GameRow
 from engine import Game
@@ -31,31 +34,31 @@ def restores(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return counted
 
 
-async def _row(svc: CittaService) -> GameRow:
-    row = await svc.storage.open_game(CHANNEL)
+async def _row(svc: Context) -> GameRow:
+    row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
     return row
 
 
 async def test_a_move_and_the_questions_before_the_next_restore_nothing(
-    svc: CittaService, restores: list[int]
+    svc: Context, restores: list[int]
 ) -> None:
     await start_game(svc, 3)
     seat = (await current(svc)).pending_seats()[0]
     restores.clear()
-    offered = await svc.choices(CHANNEL, PLAYERS[seat].id, "")
+    offered = await svc_choices.choices(svc, CHANNEL, PLAYERS[seat].id, "")
     assert len(restores) == 1, "the first question restores the position"
-    await svc.play(PLAYERS[seat].id, offered[0].value, channel=CHANNEL, confirmed=True)
+    await svc_moves.play(svc, PLAYERS[seat].id, offered[0].value, channel=CHANNEL, confirmed=True)
     nxt = (await current(svc)).pending_seats()[0]
     restores.clear()
-    offered = await svc.choices(CHANNEL, PLAYERS[nxt].id, "")
-    await svc.panel(PLAYERS[nxt].id, game_id=(await _row(svc)).id)
-    await svc.play(PLAYERS[nxt].id, offered[0].value, channel=CHANNEL, confirmed=True)
+    offered = await svc_choices.choices(svc, CHANNEL, PLAYERS[nxt].id, "")
+    await svc_panel.panel(svc, PLAYERS[nxt].id, game_id=(await _row(svc)).id)
+    await svc_moves.play(svc, PLAYERS[nxt].id, offered[0].value, channel=CHANNEL, confirmed=True)
     assert restores == [], "the position the move stored was kept for the next player"
     assert (await current(svc)).snapshot() == svc.positions.look(await _row(svc)).snapshot()
 
 
-async def test_a_move_that_is_not_stored_leaves_the_stored_position_kept(svc: CittaService) -> None:
+async def test_a_move_that_is_not_stored_leaves_the_stored_position_kept(svc: Context) -> None:
     await start_game(svc, 3)
     row = await _row(svc)
     kept = svc.positions.look(row)
@@ -73,7 +76,9 @@ async def test_a_position_stored_elsewhere_or_renamed_is_restored_again(database
     row = await _row(svc)
     kept = svc.positions.look(row)
     seat = kept.pending_seats()[0]
-    await other.play(PLAYERS[seat].id, str(kept.legal_moves(seat)[0]), channel=CHANNEL, confirmed=True)
+    await svc_moves.play(
+        other, PLAYERS[seat].id, str(kept.legal_moves(seat)[0]), channel=CHANNEL, confirmed=True
+    )
     moved = await _row(svc)
     assert svc.positions.look(moved).snapshot() == (await current(svc)).snapshot(), "a newer version"
     assert moved.record is not None

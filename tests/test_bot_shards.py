@@ -13,7 +13,9 @@ from test_bot_support import PLAYERS, FakeClock, open_service
 
 from bot.client.delivery import Deliverer
 from bot.results import Message, Post
-from bot.service.core import CittaService
+from bot.service import lobby as svc_lobby
+from bot.service import tick as svc_tick
+from bot.service.context import Context
 from bot.storage.shards import Shards
 
 ON_0, ON_1 = 2 << 22, 1 << 22
@@ -21,13 +23,13 @@ ON_0, ON_1 = 2 << 22, 1 << 22
 CHANNEL_0, CHANNEL_1 = 700, 701
 
 
-async def _game(svc: CittaService, guild: int, channel: int) -> int:
+async def _game(svc: Context, guild: int, channel: int) -> int:
     """A two-player game of Ann and Bob in ``channel`` of ``guild``, started: its id."""
-    await svc.new_game(PLAYERS[0], channel=channel, guild=guild)
-    row = await svc.storage.open_game(channel)
+    await svc_lobby.new_game(svc, PLAYERS[0], channel=channel, guild=guild)
+    row = await svc.storage.games.open_game(channel)
     assert row is not None
-    await svc.join(row.id, PLAYERS[1])
-    await svc.start(row.id, PLAYERS[0])
+    await svc_lobby.join(svc, row.id, PLAYERS[1])
+    await svc_lobby.start(svc, row.id, PLAYERS[0])
     return row.id
 
 
@@ -41,12 +43,12 @@ async def test_a_process_s_clock_ticks_only_the_games_of_its_shards(database: Pa
     await _game(setup, ON_0, CHANNEL_0)
     await _game(setup, ON_1, CHANNEL_1)
     await setup.close()
-    shard_1 = await CittaService.open(database, clock=clock, renderer=None, shards=Shards(2, (1,)))
-    shard_0 = await CittaService.open(database, clock=clock, renderer=None, shards=Shards(2, (0,)))
+    shard_1 = await Context.open(database, clock=clock, renderer=None, shards=Shards(2, (1,)))
+    shard_0 = await Context.open(database, clock=clock, renderer=None, shards=Shards(2, (0,)))
     clock.advance(12)
-    assert _reminded(await shard_1.tick()) == [CHANNEL_1]
-    assert _reminded(await shard_0.tick()) == [CHANNEL_0]
-    assert await shard_1.tick() == [] and await shard_0.tick() == [], "each reminded once"
+    assert _reminded(await svc_tick.tick(shard_1)) == [CHANNEL_1]
+    assert _reminded(await svc_tick.tick(shard_0)) == [CHANNEL_0]
+    assert await svc_tick.tick(shard_1) == [] and await svc_tick.tick(shard_0) == [], "each reminded once"
     await shard_0.close()
     await shard_1.close()
 
@@ -60,10 +62,13 @@ async def test_two_processes_ticking_at_once_remind_each_game_once(database: Pat
         await _game(first, ON_0, channel)
     clock.advance(12)
     posts = [
-        p for _ in range(3) for ticked in await asyncio.gather(first.tick(), second.tick()) for p in ticked
+        p
+        for _ in range(3)
+        for ticked in await asyncio.gather(svc_tick.tick(first), svc_tick.tick(second))
+        for p in ticked
     ]
     assert _reminded(posts) == channels, "each game reminded once, by one of them"
-    counts = [c.reminders for c in await first.storage.clocks()]
+    counts = [c.reminders for c in await first.storage.clocks.get()]
     assert counts == [1] * len(channels)
     await first.close()
     await second.close()
@@ -98,7 +103,7 @@ async def test_two_delivery_tasks_at_once_send_each_announcement_once_in_order(
     game = await _game(svc, ON_0, CHANNEL_0)
     texts = [f"post {k}" for k in range(12)]
     for k, text in enumerate(texts):
-        await svc.storage.enqueue(game, [Post(CHANNEL_0 + k % 3, Message(text))], k)
+        await svc.storage.outbox.enqueue(game, [Post(CHANNEL_0 + k % 3, Message(text))], k)
     other = await open_service(database)
     sent: list[tuple[int, str]] = []
     deliverers = [Deliverer(_Client(sent), s.storage) for s in (svc, other, svc, other)]  # type: ignore[arg-type]
@@ -108,7 +113,7 @@ async def test_two_delivery_tasks_at_once_send_each_announcement_once_in_order(
     for k in range(3):
         mine = [text for channel, text in sent if channel == CHANNEL_0 + k and text.startswith("post")]
         assert mine == texts[k::3], "in order within its channel"
-    assert {r.state for r in await svc.storage.outbox_heads()} == set(), "nothing left"
+    assert {r.state for r in await svc.storage.outbox.heads()} == set(), "nothing left"
     await other.close()
     await svc.close()
 
@@ -117,10 +122,10 @@ async def test_a_delivery_task_leaves_the_posts_of_other_shards_alone(database: 
     svc = await open_service(database)
     zero = await _game(svc, ON_0, CHANNEL_0)
     one = await _game(svc, ON_1, CHANNEL_1)
-    await svc.storage.enqueue(zero, [Post(CHANNEL_0, Message("zero"))], 1)
-    await svc.storage.enqueue(one, [Post(CHANNEL_1, Message("one"))], 1)
+    await svc.storage.outbox.enqueue(zero, [Post(CHANNEL_0, Message("zero"))], 1)
+    await svc.storage.outbox.enqueue(one, [Post(CHANNEL_1, Message("one"))], 1)
     sent: list[tuple[int, str]] = []
     await Deliverer(_Client(sent), svc.storage, shards=Shards(2, (1,))).settle()  # type: ignore[arg-type]
     assert {channel for channel, _ in sent} == {CHANNEL_1}
-    assert [h.channel for h in await svc.storage.outbox_heads()] == [CHANNEL_0], "left for shard 0"
+    assert [h.channel for h in await svc.storage.outbox.heads()] == [CHANNEL_0], "left for shard 0"
     await svc.close()

@@ -90,8 +90,8 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
     await query(store, insert, 10, b"PNG", "n1", "pending")
     await query(store, insert, 11, None, "n2", "sent")
     assert await store.migrate() == len(migration_files())
-    [pending] = [h for h in await store.outbox_heads() if h.channel == 10]
-    row = await store.outbox(pending.id)
+    [pending] = [h for h in await store.outbox.heads() if h.channel == 10]
+    row = await store.outbox.get(pending.id)
     assert row is not None and row.image == b"PNG" and pending.image is None
     assert await query(store, "SELECT outbox FROM outbox_files") == [{"outbox": pending.id}]
     await store.close()
@@ -107,12 +107,12 @@ def test_migration_numbers_must_not_have_gaps(tmp_path: Path) -> None:
 async def test_one_open_game_per_channel_but_many_channels(database: Path | str) -> None:
     store = await open_storage(database)
     kw = dict(guild=1, host=5, host_name="Ann", setup="beginner", players_wanted=None, now=0)
-    first = await store.create_lobby(channel=10, **kw)  # type: ignore[arg-type]
+    first = await store.games.create_lobby(channel=10, **kw)  # type: ignore[arg-type]
     with pytest.raises(ChannelBusy):
-        await store.create_lobby(channel=10, **kw)  # type: ignore[arg-type]
-    assert await store.create_lobby(channel=11, **kw) != first  # type: ignore[arg-type]
-    assert await store.set_status(first, "abandoned", now=1)
-    await store.create_lobby(channel=10, **kw)  # type: ignore[arg-type]
+        await store.games.create_lobby(channel=10, **kw)  # type: ignore[arg-type]
+    assert await store.games.create_lobby(channel=11, **kw) != first  # type: ignore[arg-type]
+    assert await store.games.set_status(first, "abandoned", now=1)
+    await store.games.create_lobby(channel=10, **kw)  # type: ignore[arg-type]
     await store.close()
 
 

@@ -31,6 +31,9 @@ from test_bot_support import (
 )
 
 from bot.results import Message, Post
+from bot.service import absence as svc_absence
+from bot.service import lobby as svc_lobby
+from bot.service import settings as svc_settings
 from bot.storage import StorageProtocol, open_storage
 from bot.storage.copy import ORDER, main
 
@@ -43,33 +46,40 @@ async def a_lived_in_database(path: Path) -> None:
     await finish(table, 2, ("random",), channel=CHANNEL + 1)
     await start_game(svc, 3)
     await answer_all(svc, random.Random(4), Transcript(), 12)
-    await svc.vacation(PLAYERS[2].id, channel=CHANNEL, days=2)
-    await svc.me(PLAYERS[0].id, quiet="22-08 UTC+1", remind_by="dm")
-    await svc.new_game(PLAYERS[3], channel=CHANNEL + 2)
-    await svc.new_game(PLAYERS[4], channel=CHANNEL + 3)
-    gone = await svc.storage.open_game(CHANNEL + 3)
-    assert gone is not None and await svc.storage.set_status(gone.id, "abandoned", now=svc.now())
-    await svc.storage.forget(GUILD, PLAYERS[1].id)
-    await svc.storage.outbox_dm_done(2, 0, 0)
-    await svc.storage.outbox_sent(1, 4242, svc.now())
+    await svc_absence.vacation(svc, PLAYERS[2].id, channel=CHANNEL, days=2)
+    await svc_settings.me(svc, PLAYERS[0].id, quiet="22-08 UTC+1", remind_by="dm")
+    await svc_lobby.new_game(svc, PLAYERS[3], channel=CHANNEL + 2)
+    await svc_lobby.new_game(svc, PLAYERS[4], channel=CHANNEL + 3)
+    gone = await svc.storage.games.open_game(CHANNEL + 3)
+    assert gone is not None and await svc.storage.games.set_status(gone.id, "abandoned", now=svc.now())
+    await svc.storage.history.forget(GUILD, PLAYERS[1].id)
+    await svc.storage.outbox.dm_done(2, 0, 0)
+    await svc.storage.outbox.sent(1, 4242, svc.now())
     await svc.close()
 
 
 async def everything(store: StorageProtocol) -> list[object]:
     """What the bot can read back, through the storage interface."""
-    games = [await store.game(g) for g in range(1, 10)]
+    games = [await store.games.game(g) for g in range(1, 10)]
     seen: list[object] = [
         games,
-        await store.clocks(),
-        await store.unreplayed(),
-        await store.leaderboard(GUILD),
+        await store.clocks.get(),
+        await store.history.unreplayed(),
+        await store.history.leaderboard(GUILD),
     ]
-    seen += [await store.finished_games(GUILD, 10), await store.prefs([u.id for u in PLAYERS])]
+    seen += [
+        await store.history.finished_games(GUILD, 10),
+        await store.players.prefs([u.id for u in PLAYERS]),
+    ]
     for g in games:
         if g is not None:
-            seen += [await store.seats(g.id), await store.moves(g.id), await store.game_results(g.id)]
-            seen += [await store.secrets(g.id, seat, year) for seat in range(5) for year in range(1, 7)]
-    seen += [await store.outbox(i) for i in range(1, 200)]
+            seen += [
+                await store.games.seats(g.id),
+                await store.games.moves(g.id),
+                await store.history.game_results(g.id),
+            ]
+            seen += [await store.games.secrets(g.id, seat, year) for seat in range(5) for year in range(1, 7)]
+    seen += [await store.outbox.get(i) for i in range(1, 200)]
     return seen
 
 
@@ -93,13 +103,15 @@ async def test_a_database_moves_to_postgresql_verified_and_the_bot_goes_on_there
     await source.close()
     await copied.close()
     svc = await open_service(postgres)
-    before = await svc.storage.game(2)
+    before = await svc.storage.games.game(2)
     assert before is not None and before.status == "active"
     assert await answer_all(svc, random.Random(9), Transcript(), 3) == 3, "play goes on"
     [last] = await query(svc.storage, "SELECT MAX(id) AS id FROM outbox")
-    assert await svc.storage.enqueue(None, [Post(CHANNEL, Message("hello"))], svc.now()) == [last["id"] + 1]
-    await svc.new_game(PLAYERS[0], channel=CHANNEL + 9)
-    assert (await svc.storage.open_game(CHANNEL + 9)).id == 5  # type: ignore[union-attr]
+    assert await svc.storage.outbox.enqueue(None, [Post(CHANNEL, Message("hello"))], svc.now()) == [
+        last["id"] + 1
+    ]
+    await svc_lobby.new_game(svc, PLAYERS[0], channel=CHANNEL + 9)
+    assert (await svc.storage.games.open_game(CHANNEL + 9)).id == 5  # type: ignore[union-attr]
     await svc.close()
     again = io.StringIO()
     with contextlib.redirect_stderr(again):
@@ -127,7 +139,9 @@ async def test_a_game_whose_record_does_not_replay_to_its_snapshot_copies_nothin
             assert await asyncio.to_thread(main, [str(db), url]) == 1
         assert "game 1: its record replays to another state than its snapshot" in said.getvalue()
         store = await open_storage(url)
-        assert await store.game(1) is None and await store.active_games() == [], "nothing was copied"
+        assert await store.games.game(1) is None and await store.games.active_games() == [], (
+            "nothing was copied"
+        )
         await store.close()
 
 

@@ -13,8 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.results import Message, Outcome, Post, User, parse_custom_id
-from bot.service.core import CittaService
+from bot.ids import parse_custom_id
+from bot.results import Message, Outcome, Post, User
+from bot.service import advance as svc_advance
+from bot.service import lobby as svc_lobby
+from bot.service import moves as svc_moves
+from bot.service import tick as svc_tick
+from bot.service.context import Context
 from bot.storage.protocol import StorageProtocol
 from bot.storage.sqlite import Storage
 from engine import Game, View
@@ -98,7 +103,7 @@ class FakeClock:
         self.now += hours * HOUR
 
 
-OPENED: list[CittaService] = []
+OPENED: list[Context] = []
 """The services `open_service` opened: after each test, those still open are closed
 (`conftest.close_what_a_test_left_open`), since a test that fails before its ``close()``
 would leave an SQLite connection's thread running, and pytest would never exit."""
@@ -106,8 +111,8 @@ would leave an SQLite connection's thread running, and pytest would never exit."
 
 async def open_service(
     path: Path | str, renderer: FakeRenderer | None = None, seed: int = SEED, clock: FakeClock | None = None
-) -> CittaService:
-    opened = await CittaService.open(
+) -> Context:
+    opened = await Context.open(
         path, renderer=renderer or FakeRenderer(), seeds=lambda: seed, clock=clock or FakeClock()
     )
     OPENED.append(opened)
@@ -117,38 +122,35 @@ async def open_service(
 async def query(storage: StorageProtocol, sql: str, *args: object) -> list[dict[str, Any]]:
     """The rows of a raw query (``?`` placeholders) on either backend, for tests that look inside."""
     if isinstance(storage, Storage):
-        async with storage._lock:
-            return [dict(r) for r in await storage._all(sql, args)]
+        return [dict(r) for r in await storage.db.all(sql, args)]
     from bot.storage.postgres import PostgresStorage
 
     assert isinstance(storage, PostgresStorage)
     number = itertools.count(1)
-    return [
-        dict(r) for r in await storage.pool.fetch(re.sub(r"\?", lambda _: f"${next(number)}", sql), *args)
-    ]
+    return [dict(r) for r in await storage.db.all(re.sub(r"\?", lambda _: f"${next(number)}", sql), *args)]
 
 
-async def start_game(svc: CittaService, n: int, setup: str = "beginner", channel: int = CHANNEL) -> Outcome:
+async def start_game(svc: Context, n: int, setup: str = "beginner", channel: int = CHANNEL) -> Outcome:
     """Open a lobby with ``n`` of `PLAYERS`, all joined, and start it; the start outcome."""
     host = PLAYERS[0]
-    await svc.new_game(host, channel=channel, guild=GUILD, setup=setup)
-    row = await svc.storage.open_game(channel)
+    await svc_lobby.new_game(svc, host, channel=channel, guild=GUILD, setup=setup)
+    row = await svc.storage.games.open_game(channel)
     assert row is not None
     for user in PLAYERS[1:n]:
-        await svc.join(row.id, user)
-    return await svc.start(row.id, host)
+        await svc_lobby.join(svc, row.id, user)
+    return await svc_lobby.start(svc, row.id, host)
 
 
-async def answered(svc: CittaService, outcome: Outcome) -> list[Outcome]:
+async def answered(svc: Context, outcome: Outcome) -> list[Outcome]:
     """``outcome`` and the moves of the seats the bot plays that follow it (as the bot does
-    after announcing a move: `CittaService.advance`, which it skips for a settled outcome)."""
-    more = await svc.advance(outcome.game)
+    after announcing a move: `bot.service.advance.advance`, which it skips for a settled outcome)."""
+    more = await svc_advance.advance(svc, outcome.game)
     assert not (outcome.settled and more), "a settled outcome left the bot something to play"
     return [outcome, *more]
 
 
-async def current(svc: CittaService, channel: int = CHANNEL) -> Game:
-    row = await svc.storage.latest_game(channel)
+async def current(svc: Context, channel: int = CHANNEL) -> Game:
+    row = await svc.storage.games.latest_game(channel)
     assert row is not None and row.snapshot is not None and row.record is not None
     return Game.restore(row.snapshot, row.record)
 
@@ -176,9 +178,9 @@ class Transcript:
         self.add_public(outcome.announcement_for({dm.user_id for dm in outcome.dms}))
 
 
-async def play_one(svc: CittaService, rnd: random.Random, log: Transcript, channel: int = CHANNEL) -> bool:
+async def play_one(svc: Context, rnd: random.Random, log: Transcript, channel: int = CHANNEL) -> bool:
     """One move by a pending player: a random decision button or a random legal move typed."""
-    row = await svc.storage.open_game(channel)
+    row = await svc.storage.games.open_game(channel)
     if row is None:
         return False
     game = await current(svc, channel)
@@ -190,25 +192,26 @@ async def play_one(svc: CittaService, rnd: random.Random, log: Transcript, chann
     ]
     if mine and rnd.random() < 0.5:
         ref = rnd.choice(mine)
-        outcome = await svc.play(
-            user.id, ref.move or "", game_id=ref.game, based_on=ref.version, seat=ref.seat
+        outcome = await svc_moves.play(
+            svc, user.id, ref.move or "", game_id=ref.game, based_on=ref.version, seat=ref.seat
         )
         log.buttons_used += 1
     else:
         move = rnd.choice(game.legal_moves(seat))
-        outcome = await svc.play(user.id, str(move), channel=channel)
+        outcome = await svc_moves.play(svc, user.id, str(move), channel=channel)
     if outcome.announcement is None:  # a warning first: confirm with its button
         ref = parse_custom_id(outcome.reply.buttons[0].custom_id)
         assert ref is not None and ref.move is not None
         log.private.append(outcome.reply.text)
-        outcome = await svc.play(user.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat,
-                                 confirmed=True)  # fmt: skip
+        outcome = await svc_moves.play(
+            svc, user.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat, confirmed=True
+        )
         log.confirmations += 1
     log.add(outcome)
     return True
 
 
-async def answer_all(svc: CittaService, rnd: random.Random, log: Transcript, limit: int) -> int:
+async def answer_all(svc: Context, rnd: random.Random, log: Transcript, limit: int) -> int:
     """Play up to ``limit`` moves (fewer if the game ends); the number played."""
     for k in range(limit):
         if not await play_one(svc, rnd, log):
@@ -221,17 +224,17 @@ class Table:
 
     def __init__(self, path: Path | str, clock: FakeClock) -> None:
         self.path, self.clock = path, clock
-        self.svc: CittaService
+        self.svc: Context
 
-    async def open(self) -> CittaService:
+    async def open(self) -> Context:
         self.svc = await open_service(self.path, clock=self.clock)
         return self.svc
 
-    async def restart(self) -> CittaService:
+    async def restart(self) -> Context:
         await self.svc.close()
         return await self.open()
 
     async def at(self, hours: float) -> list[Post]:
         """Set the clock to ``hours`` after the start and let the clock tick."""
         self.clock.now = MIDNIGHT + hours * HOUR
-        return await self.svc.tick()
+        return await svc_tick.tick(self.svc)

@@ -13,21 +13,24 @@ from pathlib import Path
 import pytest
 from test_bot_support import PLAYERS, FakeRenderer, current
 
-from bot.service.core import CittaService
+from bot.service import advance as svc_advance
+from bot.service import lobby as svc_lobby
+from bot.service import moves as svc_moves
+from bot.service.context import Context
 from bot.service.workers import ProcessWorkers
 
 LAG_LIMIT = 0.020
 PROBE = 0.005
 
 
-async def _game_against_strong(svc: CittaService, channel: int, computers: int) -> int:
+async def _game_against_strong(svc: Context, channel: int, computers: int) -> int:
     host = PLAYERS[0]
-    await svc.new_game(host, channel=channel, players=computers + 1)
+    await svc_lobby.new_game(svc, host, channel=channel, players=computers + 1)
     for _ in range(computers):
-        await svc.add_ai(host, channel=channel, level="strong")
-    row = await svc.storage.latest_game(channel)
+        await svc_lobby.add_ai(svc, host, channel=channel, level="strong")
+    row = await svc.storage.games.latest_game(channel)
     assert row is not None and row.status == "active"
-    await svc.advance(row.id)
+    await svc_advance.advance(svc, row.id)
     return row.id
 
 
@@ -47,19 +50,19 @@ async def pool() -> object:
     workers.close()
 
 
-async def _round(svc: CittaService, games: list[int]) -> tuple[list[float], float, float]:
+async def _round(svc: Context, games: list[int]) -> tuple[list[float], float, float]:
     """The human moves in each game, then both games' strong players answer at the same time;
     the event loop's lags meanwhile, this process's CPU time, and the wall time."""
     for game_id in games:
-        row = await svc.storage.game(game_id)
+        row = await svc.storage.games.game(game_id)
         assert row is not None
         game = await current(svc, row.channel)
         assert game.pending_seats() == [0]
-        await svc.play(PLAYERS[0].id, str(game.legal_moves(0)[0]), game_id=game_id, confirmed=True)
+        await svc_moves.play(svc, PLAYERS[0].id, str(game.legal_moves(0)[0]), game_id=game_id, confirmed=True)
     stop, lags = asyncio.Event(), []
     probe = asyncio.create_task(_probe(stop, lags))
     cpu, wall = time.process_time(), time.perf_counter()
-    answers = await asyncio.gather(*(svc.advance(g) for g in games))
+    answers = await asyncio.gather(*(svc_advance.advance(svc, g) for g in games))
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     stop.set()
     await probe
@@ -73,7 +76,7 @@ async def test_the_event_loop_stays_responsive_while_strong_players_think_in_two
     """The lag is measured over a round of moves (a second round if the first was disturbed: any
     process can be delayed on a busy machine); the computers' thinking is elsewhere in any case:
     this process uses a small part of the time they take."""
-    svc = await CittaService.open(tmp_path / "w.db", renderer=FakeRenderer(), workers=pool)
+    svc = await Context.open(tmp_path / "w.db", renderer=FakeRenderer(), workers=pool)
     games = [await _game_against_strong(svc, channel, 3) for channel in (1, 2)]
     for _ in range(2):
         lags, cpu, wall = await _round(svc, games)

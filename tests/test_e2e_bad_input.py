@@ -11,7 +11,8 @@ from test_e2e_support import Table, announcement, citta_bot, refusal
 __all__ = ["fake_discord"]
 
 SEED = 41
-NO_GAME = "There is no game in this channel. Start one with `/citta new`."
+NO_GAME = "There is no game in this channel. Start one with {new}."
+"""The refusal, ``{new}`` the mention of ``/citta new`` (a player taps it to run the command)."""
 
 
 async def lobby_refusal(fake: FakeDiscord, rec: InteractionRecord) -> str:
@@ -29,6 +30,7 @@ async def test_commands_without_a_game_in_the_channel_say_how_to_start_one(
     alice = fake.user("alice")
     async with citta_bot(fake, database, seed=SEED):
         assert await fake.autocomplete(alice, "citta play", focused="move", value="") == []
+        no_game = NO_GAME.format(new=f"</citta new:{fake.commands['citta'].id}>")
         for command, options in [
             ("citta play", {"move": "gold"}),
             ("citta board", {}),
@@ -40,7 +42,7 @@ async def test_commands_without_a_game_in_the_channel_say_how_to_start_one(
             ("citta abandon", {}),
         ]:
             text = await refusal(fake, await fake.slash(alice, command, **options))
-            assert text == f"⚠️ {NO_GAME}", (command, text)
+            assert text == f"⚠️ {no_game}", (command, text)
     assert fake.messages() == []
     fake.check()
 

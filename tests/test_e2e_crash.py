@@ -30,8 +30,8 @@ async def _open(fake: FakeDiscord, alice: FakeUser, bob: FakeUser) -> FakeMessag
     return await announcement(fake, await fake.click(lobby, start, alice), timeout=30)
 
 
-STORAGE = {"sqlite": "bot.storage.Storage", "postgres": "bot.storage.postgres.PostgresStorage"}
-"""The storage class of each backend, whose methods the bot process is killed in."""
+STORAGE = {"sqlite": "bot.storage.sqlite", "postgres": "bot.storage.postgres"}
+"""The storage package of each backend, in whose parts' methods the bot process is killed."""
 
 
 def _storage(db: str) -> str:
@@ -86,10 +86,10 @@ async def _play(fake: FakeDiscord, mover: FakeUser, move: str) -> InteractionRec
 @pytest.mark.parametrize(
     ("crash_at", "stored"),
     [
-        ("commit_moves:before", False),
-        ("commit_moves:after", True),
-        ("outbox_sent:before:2", True),  # the 1st is the start announcement
-        ("outbox_sent:after:2", True),
+        ("games.Games.commit_moves:before", False),
+        ("games.Games.commit_moves:after", True),
+        ("outbox.Outbox.sent:before:2", True),  # the 1st is the start announcement
+        ("outbox.Outbox.sent:after:2", True),
     ],
     ids=["before-commit", "after-commit", "after-send", "after-marked-sent"],
 )
@@ -132,7 +132,9 @@ async def test_a_post_sent_before_a_kill_long_ago_is_found_in_the_channel_not_se
 ) -> None:
     fake, db = fake_discord, str(database)
     alice, bob = fake.user("alice"), fake.user("bob")
-    first = await fake.spawn_bot({"CITTA_DB": db, "FAKE_CRASH_AT": f"{_storage(db)}.outbox_sent:before:2"})
+    first = await fake.spawn_bot(
+        {"CITTA_DB": db, "FAKE_CRASH_AT": f"{_storage(db)}.outbox.Outbox.sent:before:2"}
+    )
     await first.ready()
     mover, move = await _first_move(fake, await _open(fake, alice, bob))
     fake.allow(await _play(fake, mover, move))
@@ -147,7 +149,7 @@ async def test_a_direct_message_sent_before_a_kill_long_ago_is_not_sent_again(
 ) -> None:
     fake, db = fake_discord, str(database)
     alice, bob = fake.user("alice"), fake.user("bob")
-    crash = f"{_storage(db)}.outbox_dm_done:before:2"  # the DM went out; marking it did not
+    crash = f"{_storage(db)}.outbox.Outbox.dm_done:before:2"  # the DM went out; marking it did not
     first = await fake.spawn_bot({"CITTA_DB": db, "FAKE_CRASH_AT": crash})
     await first.ready()
     for _ in range(10):  # the seed is the bot's secret: a new game until the first player can poll

@@ -120,7 +120,7 @@ async def test_a_deleted_game_channel_pauses_the_game_without_a_crash_loop(
         await answer(fake, rec)
         row = None
         for _ in range(50):
-            row = await bot.service.storage.game(table.game_id)
+            row = await bot.service.storage.games.game(table.game_id)
             if row is not None and row.paused:
                 break
             await asyncio.sleep(0.1)

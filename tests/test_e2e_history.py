@@ -16,6 +16,7 @@ from PIL import Image
 from test_e2e_support import announcement, answer, citta_bot, posts_after
 
 from bot.client.bot import CittaBot
+from bot.service import tick as svc_tick
 
 __all__ = ["fake_discord"]
 
@@ -44,8 +45,8 @@ async def _finished_game(fake: FakeDiscord, bot: CittaBot, host: FakeUser, other
     for k in itertools.count(1):  # the computer players answer in the background between ticks
         assert k < 300, "the game does not end"
         svc.clock = lambda k=k: time.time() + 2 * k * HOUR
-        await svc.tick()
-        row = await svc.storage.game(game_id)
+        await svc_tick.tick(svc)
+        row = await svc.storage.games.game(game_id)
         assert row is not None
         if row.status == "over":
             break

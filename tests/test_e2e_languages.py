@@ -89,7 +89,7 @@ async def _play_a_game(fake: FakeDiscord, tmp_path: Path, code: str) -> tuple[li
         await bot.deliverer.settle()
         for command, options in AFTER:
             await (await fake.slash(bob, command, **options)).wait_message()
-        seats = await bot.service.storage.seats(game_id)
+        seats = await bot.service.storage.games.seats(game_id)
     names = [*CITY_NAMES, *(s.name for s in seats), *(u.name for u in fake.store.members)]
     return choices, names
 

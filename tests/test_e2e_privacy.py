@@ -40,7 +40,7 @@ async def poll(table: Table, user: FakeUser, *, last: bool = False) -> FakeMessa
 
 async def check_board_hides(table: Table, msg: FakeMessage, user: FakeUser) -> None:
     """The channel's pictures show the spectator's view: the table drawn for ``user`` would differ."""
-    row = await table.bot.service.storage.game(table.game_id)
+    row = await table.bot.service.storage.games.game(table.game_id)
     assert row is not None
     board_of(msg)
     seen_by_user = await asyncio.to_thread(

@@ -85,14 +85,14 @@ async def _play(fake: FakeDiscord, channel: FakeChannel, last: FakeMessage) -> F
 
 
 async def _game_of(store: StorageProtocol, channel: FakeChannel) -> int:
-    row = await store.latest_game(channel.id)
+    row = await store.games.latest_game(channel.id)
     assert row is not None
     return row.id
 
 
 async def _reminders(store: StorageProtocol, game: int) -> int:
     """The reminders counted on the game's clocks (each stored with the post that tells it)."""
-    return sum(c.reminders for c in await store.clocks(game))
+    return sum(c.reminders for c in await store.clocks.get(game))
 
 
 async def _make_reminders_due(store: StorageProtocol, games: list[int]) -> None:
@@ -152,7 +152,7 @@ async def test_two_processes_on_two_shards_play_on_one_database_and_survive_a_ki
     await _all_sent(store)
 
     for guild in (zero, one):
-        moves = [m.text for m in await store.moves(game[guild])]
+        moves = [m.text for m in await store.games.moves(game[guild])]
         assert len(moves) == (2 if guild is zero else 3), moves
         announced = Counter(
             m.text.split("`")[1] for m in posts_after(fake, 0, guild.channel) if m.text.startswith("`")

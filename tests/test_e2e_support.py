@@ -22,7 +22,7 @@ from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, Interac
 from PIL import Image
 
 from bot.client.bot import CittaBot
-from bot.results import parse_custom_id
+from bot.ids import parse_custom_id
 from bot.service.workers import ThreadWorkers
 from engine import Game
 from render import render_post
@@ -156,12 +156,12 @@ class Table:
     # --- what the bot has stored (never used to decide a move) ------------------------------------
 
     async def stored(self) -> Game:
-        row = await self.bot.service.storage.game(self.game_id)
+        row = await self.bot.service.storage.games.game(self.game_id)
         assert row is not None and row.snapshot is not None and row.record is not None
         return Game.restore(row.snapshot, row.record)
 
     async def version(self) -> int:
-        row = await self.bot.service.storage.game(self.game_id)
+        row = await self.bot.service.storage.games.game(self.game_id)
         assert row is not None
         return row.version
 
@@ -276,7 +276,7 @@ class Table:
         data = board_of(msg)
         size = await asyncio.to_thread(png_size, data)
         if self.exact_boards:
-            row = await self.bot.service.storage.game(self.game_id)
+            row = await self.bot.service.storage.games.game(self.game_id)
             assert row is not None
             spectator = self.game.view(None)
             pending = self.game.pending_seats()

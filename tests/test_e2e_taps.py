@@ -20,7 +20,7 @@ from fakediscord.fixtures import fake_discord
 from test_e2e_support import citta_bot, posts_after
 
 from bot.client.bot import CittaBot
-from bot.results import parse_custom_id
+from bot.ids import parse_custom_id
 from bot.service.panel import words
 from engine import Action, Game
 
@@ -44,14 +44,14 @@ class Tapper:
     """How the panel starts once the move is made (in the players' language)."""
 
     async def stored(self) -> Game:
-        row = await self.bot.service.storage.game(self.game_id)
+        row = await self.bot.service.storage.games.game(self.game_id)
         assert row is not None and row.snapshot is not None and row.record is not None
         return Game.restore(row.snapshot, row.record)
 
     async def users(self) -> dict[int, FakeUser]:
         """The human players by seat."""
         by_id = {u.id: u for u in self.fake.users}
-        return {s.seat: by_id[s.user_id] for s in await self.bot.service.storage.seats(self.game_id)
+        return {s.seat: by_id[s.user_id] for s in await self.bot.service.storage.games.seats(self.game_id)
                 if s.user_id in by_id}  # fmt: skip
 
     async def _turn_post(self, user: FakeUser) -> FakeMessage:

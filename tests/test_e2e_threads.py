@@ -16,7 +16,8 @@ from fakediscord.fixtures import fake_discord
 from test_e2e_support import Table, answer, citta_bot, posts_after
 
 from bot.errors import NotAllowed
-from bot.results import parse_custom_id
+from bot.ids import parse_custom_id
+from bot.service import resume as svc_resume
 from bot.service.clock import DAY
 
 __all__ = ["fake_discord"]
@@ -70,7 +71,7 @@ async def test_a_locked_thread_pauses_the_game_until_it_is_unlocked(
         assert (await answer(fake, rec)).text.startswith("You played")
         note = await fake.wait_for(lambda: next((m for m in rec.messages if "paused" in m.text), None))
         assert note.ephemeral and "the thread is archived and locked" in note.text, note.text
-        row = await bot.service.storage.game(table.game_id)
+        row = await bot.service.storage.games.game(table.game_id)
         assert row is not None and row.paused == "the thread is archived and locked"
         assert [f for f in fake.error_responses if "50083" in f[3]], "Discord refused the post"
         later = time.time() + 3 * DAY  # days pass while the game is paused
@@ -87,9 +88,9 @@ async def test_a_locked_thread_pauses_the_game_until_it_is_unlocked(
         ref = parse_custom_id(cid)
         move = ref.move if ref is not None else None
         assert posted[0].text.startswith(f"`{move}`") and posted[0].attachments, "the held turn post, drawn"
-        row = await bot.service.storage.game(table.game_id)
+        row = await bot.service.storage.games.game(table.game_id)
         assert row is not None and row.paused is None
-        clocks = await bot.service.storage.clocks(table.game_id)
+        clocks = await bot.service.storage.clocks.get(table.game_id)
         assert clocks and all(c.since == int(later) for c in clocks), "their full time again"
         await bot.tick()
         assert len(fake.messages(thread)) == before + 2, "no reminder: the clocks started afresh"
@@ -100,7 +101,7 @@ async def _paused(bot: object, game_id: int) -> str | None:
     """Why the game is paused, once it is (within 5 s): the bot hears of a deletion by the gateway."""
     storage = bot.service.storage  # type: ignore[attr-defined]
     for _ in range(50):
-        row = await storage.game(game_id)
+        row = await storage.games.game(game_id)
         if row is not None and row.paused:
             return str(row.paused)
         await asyncio.sleep(0.1)
@@ -142,7 +143,7 @@ async def test_a_game_whose_thread_was_deleted_goes_on_in_another_channel_with_i
         with pytest.raises(
             NotAllowed, match="Only the game's players, its host or a member with Manage Server"
         ):
-            await bot.service.move_here(carol.id, guild=fake.guild_id, channel=fake.channel.id,
+            await svc_resume.move_here(bot.service, carol.id, guild=fake.guild_id, channel=fake.channel.id,
                                         game_id=table.game_id)  # fmt: skip
 
         before = len(fake.messages())
@@ -156,10 +157,10 @@ async def test_a_game_whose_thread_was_deleted_goes_on_in_another_channel_with_i
         assert posted[0].text.startswith(f"`{move}`") and posted[0].attachments, "the held turn post, drawn"
         assert {alice.id, bob.id} <= set(note.mentioned), note.text
         assert not note.attachments, "the held turn post brought the board"
-        row = await bot.service.storage.game(table.game_id)
+        row = await bot.service.storage.games.game(table.game_id)
         assert row is not None and (row.channel, row.paused) == (fake.channel.id, None)
         told = [m for p in (alice, bob) for m in fake.dms(p) if "is paused" in m.text]
-        assert len(told) == 2 and all("`/citta status`" in m.text for m in told), "each told once, by DM"
+        assert len(told) == 2 and all(_status(fake) in m.text for m in told), "each told once, by DM"
 
         for player in (alice, bob):  # the game is played on where it now is
             legal = await fake.autocomplete(player, "citta play", focused="move", value="")
@@ -188,12 +189,14 @@ async def test_an_idle_game_whose_channel_is_deleted_is_paused_at_once_and_moves
         assert await _paused(bot, table.game_id) == "the channel was deleted"
         for player in (alice, bob):  # told where the game went, and how it goes on
             told = await fake.wait_for(lambda p=player: [m for m in fake.dms(p) if "is paused" in m.text])
-            assert len(told) == 1 and "`/citta status`" in told[0].text, [m.text for m in told]
+            assert len(told) == 1 and _status(fake) in told[0].text, [m.text for m in told]
         status = await (await fake.slash(alice, "citta status", channel=new)).wait_message()
         assert f"Game {other.game_id} (" in status.text and not status.custom_ids, "this channel's own game"
         with pytest.raises(NotAllowed, match="This channel has a game already"):
-            await bot.service.move_here(alice.id, guild=fake.guild_id, channel=new.id, game_id=table.game_id)
-        assert (await bot.service.storage.game(table.game_id)).paused  # type: ignore[union-attr]
+            await svc_resume.move_here(
+                bot.service, alice.id, guild=fake.guild_id, channel=new.id, game_id=table.game_id
+            )
+        assert (await bot.service.storage.games.game(table.game_id)).paused  # type: ignore[union-attr]
 
         before = len(fake.messages())
         await _go_on_here(fake, alice, table.game_id)
@@ -222,3 +225,8 @@ async def test_deleting_a_channel_pauses_the_games_in_its_threads_at_once(
         told = await fake.wait_for(lambda: [m for m in fake.dms(bob) if "is paused" in m.text])
         assert len(told) == 1
     fake.check()
+
+
+def _status(fake: FakeDiscord) -> str:
+    """How a message names ``/citta status``: a mention of it, which a player taps to run it."""
+    return f"</citta status:{fake.commands['citta'].id}>"

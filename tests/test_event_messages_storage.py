@@ -8,7 +8,8 @@ from test_bot_storage_contract import commit_kw, running_game
 from test_bot_support import CHANNEL, PLAYERS, current, start_game
 from test_engine_words import QPS, German, fully_marked, unmarked
 
-from bot.service.core import CittaService
+from bot.service import moves as svc_moves
+from bot.service.context import Context
 from bot.storage import StorageProtocol
 from bot.storage.rows import MoveRow, Secret
 from engine import Action
@@ -33,8 +34,11 @@ async def test_a_move_and_a_secret_come_back_with_their_messages_and_read_in_ano
                    messages=[gold, feed])  # fmt: skip
     drew = Secret(0, 1, 1, "draw", "You drew Golden Times (no effect).", "You drew {card} (no effect).",
                   {"card": "Golden Times"})  # fmt: skip
-    assert await store.commit_moves(game, based_on=0, moves=[move], **commit_kw(secrets=[drew])) is not None
-    [stored] = await store.moves(game)
+    assert (
+        await store.games.commit_moves(game, based_on=0, moves=[move], **commit_kw(secrets=[drew]))
+        is not None
+    )
+    [stored] = await store.games.moves(game)
     assert stored.messages == [gold, feed] and stored.events == move.events
     assert stored.summary_in(ENGLISH) == stored.summary == " ".join(texts)
     assert stored.summary_in(German()) == (
@@ -42,7 +46,7 @@ async def test_a_move_and_a_secret_come_back_with_their_messages_and_read_in_ano
         "Ann kann 2 Bürger nicht versorgen (2 aus Pisa) und verliert 5 Siegpunkte."
     )
     assert stored.summary_in(QPS, limit=40).endswith("…") and len(stored.summary_in(QPS, limit=40)) == 40
-    [secret] = await store.secrets(game, 0, 1)
+    [secret] = await store.games.secrets(game, 0, 1)
     assert secret == drew and secret.told(ENGLISH) == drew.text
     told = secret.told(QPS)
     assert fully_marked(told) and unmarked(told) == drew.text
@@ -54,33 +58,36 @@ async def test_a_move_and_a_secret_stored_without_messages_are_read_in_their_eng
     game = await running_game(store)
     old = MoveRow(1, 0, "gold", "Ann takes 2 gold (now 3).", events=[("gold", "Ann takes 2 gold (now 3).")])
     secret = Secret(0, 1, 1, "peek", "You polled the people: card 1 is health.")
-    assert await store.commit_moves(game, based_on=0, moves=[old], **commit_kw(secrets=[secret])) is not None
-    [stored] = await store.moves(game)
+    assert (
+        await store.games.commit_moves(game, based_on=0, moves=[old], **commit_kw(secrets=[secret]))
+        is not None
+    )
+    [stored] = await store.games.moves(game)
     assert stored.messages is None and stored.summary_in(QPS) == "Ann takes 2 gold (now 3)."
-    [kept] = await store.secrets(game, 0, 1)
+    [kept] = await store.games.secrets(game, 0, 1)
     assert kept.message == "" and kept.told(QPS) == "You polled the people: card 1 is health."
 
 
 async def test_a_played_move_is_stored_with_its_events_messages_and_a_drawn_card_with_its_own(
-    svc: CittaService,
+    svc: Context,
 ) -> None:
     await start_game(svc, 2)
     for _ in range(12):  # take gold until a seat has no action card left and passes (drawing a card)
         game = await current(svc)
         seat = game.pending_seats()[0]
         move = "pass" if Action.parse("pass") in game.legal_moves(seat) else "gold"
-        outcome = await svc.play(PLAYERS[seat].id, move, channel=CHANNEL)
+        outcome = await svc_moves.play(svc, PLAYERS[seat].id, move, channel=CHANNEL)
         assert outcome.announcement is not None, outcome.reply.text
         if move == "pass":
             break
     assert move == "pass"
-    row = await svc.storage.latest_game(CHANNEL)
+    row = await svc.storage.games.latest_game(CHANNEL)
     assert row is not None
-    moves = await svc.storage.moves(row.id)
+    moves = await svc.storage.games.moves(row.id)
     for m in moves:
         assert m.messages is not None and len(m.messages) == len(m.events or [])
         assert m.summary_in(ENGLISH) == m.summary
         assert fully_marked(m.summary_in(QPS)) and unmarked(m.summary_in(QPS)) == m.summary
-    [drew] = [s for s in await svc.storage.secrets(row.id, seat, 1) if s.kind == "draw"]
+    [drew] = [s for s in await svc.storage.games.secrets(row.id, seat, 1) if s.kind == "draw"]
     assert drew.message == "You drew {card} (no effect)." and drew.told(ENGLISH) == drew.text
     assert fully_marked(drew.told(QPS)) and unmarked(drew.told(QPS)) == drew.text

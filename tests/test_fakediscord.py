@@ -62,6 +62,7 @@ class TinyBot(commands.Bot):
         self.resumed = asyncio.Event()
         self.tree.add_command(citta, guild=self.guild)
         self.tree.add_command(hello)
+        self.tree.add_command(perms)
 
     async def setup_hook(self) -> None:
         self.add_view(GameView())
@@ -102,6 +103,12 @@ async def reset(interaction: discord.Interaction, game: int) -> None:
 async def hello(interaction: discord.Interaction) -> None:
     where = "guild" if interaction.guild is not None else "DM"
     await interaction.response.send_message(f"hello {interaction.user.name} ({where})")
+
+
+@app_commands.command(name="perms", description="Say whether the member may manage the server")
+async def perms(interaction: discord.Interaction) -> None:
+    text = f"manage_guild={interaction.permissions.manage_guild}"
+    await interaction.response.send_message(text, ephemeral=True)
 
 
 @citta.command(name="stuck", description="Defer and never finish")
@@ -205,7 +212,8 @@ async def test_bot_connects_sees_the_guild_and_syncs_its_commands(fake: FakeDisc
     assert [c.name for c in guild.text_channels] == [fake.channel.name]
     assert bot.user is not None and bot.user.id == fake.bot_user.id == bot.application_id
     assert [c.name for c in bot.synced] == ["citta"] and bot.synced[0].id == fake.commands["citta"].id
-    assert [c.name for c in bot.synced_global] == ["hello"] and fake.commands["hello"].guild_id is None
+    assert [c.name for c in bot.synced_global] == ["hello", "perms"]
+    assert fake.commands["hello"].guild_id is None
     subcommands = {o["name"] for o in fake.commands["citta"].data["options"]}
     assert {"play", "hand", "board", "twice", "tell", "slow"} <= subcommands
     assert fake.unknown_routes == []
@@ -230,6 +238,7 @@ async def test_deferred_response_then_followup_carries_the_png(fake: FakeDiscord
     rec = await fake.slash(alice(fake), "citta board", width=80)
     assert rec.deferred
     msg = await rec.wait_message()
+    fake.allow(rec)  # completed by a followup: see the next test
     assert msg.content == "the board" and [a.filename for a in msg.attachments] == ["board.png"]
     assert Image.open(io.BytesIO(msg.attachment("board.png").data)).size == (80, 48)
     async with aiohttp.ClientSession() as http, http.get(msg.attachments[0].url) as resp:
@@ -243,6 +252,11 @@ async def test_first_followup_after_a_public_defer_is_public_even_if_ephemeral(
     rec = await fake.slash(alice(fake), "citta board", secret=True)
     msg = await rec.wait_message()
     assert not msg.ephemeral and fake.messages() == [msg] and rec.followups == [msg]
+    assert fake.followups_as_original == [rec]
+    with pytest.raises(AssertionError, match="completed by a followup"):
+        fake.check()
+    fake.allow(rec)
+    fake.check()
 
 
 async def test_autocomplete_returns_the_bots_choices(fake: FakeDiscord, bot: TinyBot) -> None:
@@ -319,6 +333,35 @@ async def test_a_defer_never_completed_fails_the_check(fake: FakeDiscord, bot: T
     with pytest.raises(AssertionError, match="never completed"):
         fake.check()
     fake.allow(rec)
+
+
+async def test_a_forged_press_reaches_the_bot_from_another_guild_a_dm_and_another_channel(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    other = await fake.add_guild("other")
+    side = await fake.add_text_channel("side")
+    bob = fake.user("bob")
+    for where in (other.channel, fake.dm_channel(bob), side):
+        rec = await fake.forge(bob, "citta:next", channel=where)
+        assert rec.response_type == 7 and rec.channel is where and rec.message is not None
+        assert rec.message.content == "next clicked by bob" and rec.message not in where.messages
+    pick = await fake.forge(bob, "citta:pick", channel=other.channel, values=["b"])
+    assert pick.original is not None and pick.original.content == "picked b"
+    assert fake.messages(other.channel) == []
+
+
+async def test_a_granted_role_reaches_the_bot_as_the_members_permissions(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    other = await fake.add_guild("other")
+    bob = fake.user("bob")
+    fake.grant(bob, "manage_guild", guild=other)
+    answers = []
+    for who, where in ((bob, fake.channel), (bob, other.channel), (alice(fake), other.channel)):
+        rec = await fake.slash(who, "perms", channel=where)
+        assert rec.original is not None
+        answers.append(rec.original.content)
+    assert answers == ["manage_guild=False", "manage_guild=True", "manage_guild=False"]
 
 
 async def test_nested_group_subcommand_gets_typed_options(fake: FakeDiscord, bot: TinyBot) -> None:

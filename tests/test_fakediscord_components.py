@@ -310,6 +310,7 @@ async def test_a_v2_followup_completes_a_deferred_response(
     assert msg.ephemeral and msg.components_v2 and msg.text == "the board" and not msg.loading
     [(board_png, alt)] = msg.gallery()
     assert alt == "big" and board_png.description == "board" and board_png.width == 70
+    fake_discord.allow(rec)  # the deprecated path (`interactions`), tested as such
 
 
 # --- what Discord refuses: 400 / 50035 -------------------------------------------------------------------

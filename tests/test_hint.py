@@ -22,10 +22,12 @@ from twins import positions, twin
 
 import i18n
 from bot.errors import NotSeated
+from bot.ids import parse_custom_id
 from bot.local import LocalGame, Quit
 from bot.local_cli import HELP
-from bot.results import parse_custom_id
-from bot.service.core import CittaService
+from bot.service import hint as svc_hint
+from bot.service import moves as svc_moves
+from bot.service.context import Context
 from bot.service.hint import hint_of
 from bot.service.workers import ThreadWorkers
 from engine import Action, Game
@@ -100,39 +102,46 @@ class Recording(ThreadWorkers):
         return await super().call(fn, *args, **kwargs)
 
 
-async def test_the_hint_comes_privately_from_a_worker_with_a_button_that_plays_it(svc: CittaService) -> None:
+async def test_the_hint_comes_privately_from_a_worker_with_a_button_that_plays_it(svc: Context) -> None:
     await start_game(svc, 2)
     workers = Recording()
     svc.workers = workers
     game = await current(svc)
     seat = game.pending_seats()[0]
-    msg = await svc.hint(PLAYERS[seat].id, channel=1000)
+    msg = await svc_hint.hint(svc, PLAYERS[seat].id, channel=1000)
     assert msg.ephemeral and msg.text.startswith("💡 ")
     assert workers.sent == ["hint_of"], "the strong player thinks in a worker"
-    row = await svc.storage.open_game(1000)
+    row = await svc.storage.games.open_game(1000)
     assert row is not None
     expected = hint(game, seat, seed=row.version)
     assert msg.text.startswith(expected.text())
     assert f"`/citta play {expected.move}`" in msg.text
     ref = parse_custom_id(msg.buttons[0].custom_id)
     assert ref is not None and ref.seat == seat and Action.parse(ref.move or "") == expected.move
-    again = await svc.hint(PLAYERS[seat].id, channel=1000)
+    again = await svc_hint.hint(svc, PLAYERS[seat].id, channel=1000)
     assert again == msg, "the same position gives the same hint"
-    outcome = await svc.play(PLAYERS[seat].id, ref.move or "", game_id=ref.game, based_on=ref.version,
-                             seat=ref.seat, confirmed=True)  # fmt: skip
+    outcome = await svc_moves.play(
+        svc,
+        PLAYERS[seat].id,
+        ref.move or "",
+        game_id=ref.game,
+        based_on=ref.version,
+        seat=ref.seat,
+        confirmed=True,
+    )
     assert outcome.announcement is not None
     assert (await current(svc)).record().moves[-1] == (seat, str(expected.move))
 
 
-async def test_a_player_who_waits_or_does_not_play_is_told_so(svc: CittaService) -> None:
+async def test_a_player_who_waits_or_does_not_play_is_told_so(svc: Context) -> None:
     await start_game(svc, 2)
     game = await current(svc)
     waiting = next(s for s in (0, 1) if s not in game.pending_seats())
-    msg = await svc.hint(PLAYERS[waiting].id, channel=1000)
+    msg = await svc_hint.hint(svc, PLAYERS[waiting].id, channel=1000)
     assert msg.ephemeral and msg.text.startswith("Nothing is asked of you now")
     assert f"<@{PLAYERS[1 - waiting].id}>" in msg.text and not msg.buttons
     with pytest.raises(NotSeated):
-        await svc.hint(OUTSIDER.id, channel=1000)
+        await svc_hint.hint(svc, OUTSIDER.id, channel=1000)
 
 
 def test_what_the_worker_gets_and_gives_back_pickles() -> None:
@@ -187,10 +196,10 @@ async def test_citta_hint_through_discord_answers_privately_and_its_button_plays
         await fake.click(lobby, join, bob)
         await fake.wait_for(lambda: bob.mention in lobby.text)
         await announcement(fake, await fake.click(lobby, start, alice))
-        row = await bot.service.storage.open_game(fake.channel.id)
+        row = await bot.service.storage.games.open_game(fake.channel.id)
         assert row is not None and row.snapshot is not None and row.record is not None
         game = Game.restore(row.snapshot, row.record)
-        seats = {s.user_id: s.seat for s in await bot.service.storage.seats(row.id)}
+        seats = {s.user_id: s.seat for s in await bot.service.storage.games.seats(row.id)}
         asker = next(u for u in (alice, bob) if seats[u.id] in game.pending_seats())
         rec = await fake.slash(asker, "citta hint")
         msg = await rec.wait_message()
@@ -205,13 +214,13 @@ async def test_citta_hint_through_discord_answers_privately_and_its_button_plays
 # --- in the reader's language ------------------------------------------------------------------
 
 
-async def test_a_german_reader_gets_the_hint_its_reason_and_its_button_in_german(svc: CittaService) -> None:
+async def test_a_german_reader_gets_the_hint_its_reason_and_its_button_in_german(svc: Context) -> None:
     await start_game(svc, 2)
     game = await current(svc)
     seat = game.pending_seats()[0]
     with i18n.speaking("de"):
-        msg = await svc.hint(PLAYERS[seat].id, channel=1000)
-    row = await svc.storage.open_game(1000)
+        msg = await svc_hint.hint(svc, PLAYERS[seat].id, channel=1000)
+    row = await svc.storage.games.open_game(1000)
     assert row is not None
     expected = hint(game, seat, seed=row.version, words=i18n.lang("de"))
     assert expected.text() != hint(game, seat, seed=row.version).text()
@@ -225,12 +234,12 @@ async def test_a_german_reader_gets_the_hint_its_reason_and_its_button_in_german
     assert leftover_english(msg.text.replace(str(expected.move), " "), "de", names) == []
 
 
-async def test_a_german_reader_with_nothing_to_decide_is_told_so_in_german(svc: CittaService) -> None:
+async def test_a_german_reader_with_nothing_to_decide_is_told_so_in_german(svc: Context) -> None:
     await start_game(svc, 2)
     game = await current(svc)
     waiting = next(s for s in (0, 1) if s not in game.pending_seats())
     with i18n.speaking("de"):
-        msg = await svc.hint(PLAYERS[waiting].id, channel=1000)
+        msg = await svc_hint.hint(svc, PLAYERS[waiting].id, channel=1000)
     assert msg.text.startswith("Im Moment ist nichts von Ihnen gefragt, also gibt es keinen Tipp.")
     assert leftover_english(msg.text, "de", [p.name for p in game.state.players]) == []
 

@@ -183,6 +183,15 @@ def test_undo_takes_back_the_players_move_and_the_computers_since(
     assert moves == []
 
 
+def test_undo_after_resume_takes_back_the_move_made_before_it(
+    tmp_path: Path, pictures: list[list[str]]
+) -> None:
+    run(game_args(tmp_path), "gold\nquit\n")
+    _, text = run(["--resume", "--out", str(tmp_path)], "undo\nquit\n")
+    assert "Taken back: your move gold and 2 computer moves since." in text
+    assert json.loads((tmp_path / "game-3" / "game.json").read_text())["record"]["moves"] == []
+
+
 def test_undo_is_refused_once_something_hidden_was_revealed(
     tmp_path: Path, pictures: list[list[str]]
 ) -> None:
@@ -191,6 +200,54 @@ def test_undo_is_refused_once_something_hidden_was_revealed(
         "Your last move cannot be taken back: something hidden became known since: Player polls the people"
     )
     assert refused in text
+
+
+def golden_times_game(population: int) -> Game:
+    """P0 (the player) may play Golden Times on their city of K9 and L9, which has room for
+    ``5 - population``."""
+    sc = Scenario()
+    sc.city(0, "K9", population, [("farm", "L9")])
+    sc.city(1, "E5", 3)
+    sc.row("golden")
+    sc.state.players[0].gold = 5
+    return sc.turn(0).game()
+
+
+def play_typed(game: Game, typed: str, tmp_path: Path) -> tuple[LocalGame, str]:
+    """``typed`` played by P0 in ``game``, against the random computer player."""
+    out = io.StringIO()
+    local = LocalGame(game, 0, "random", tmp_path, 600, out)
+    with pytest.raises(Quit):
+        local.run(io.StringIO(typed))
+    return local, out.getvalue()
+
+
+WASTED = "⚠ Only 1 of the 3 citizens fit in {city} (its limit), but you pay for 3. Type `golden 3 K9` again"
+
+
+def test_a_move_that_wastes_something_is_played_only_when_typed_again(
+    tmp_path: Path, pictures: list[list[str]]
+) -> None:
+    local, text = play_typed(golden_times_game(4), "golden 3 K9\ngolden 3 l9\nquit\n", tmp_path)
+    city = local.game.state.cities[0].name
+    assert WASTED.format(city=city) in text
+    assert text.index(WASTED.format(city=city)) < text.index("P0 (you): golden 3 K9")
+    assert local.game.record().moves[0] == (0, "golden 3 K9"), "the same move, named by another hex"
+    assert "(2 did not fit)" in text
+
+
+def test_after_the_warning_anything_else_typed_is_a_new_start(
+    tmp_path: Path, pictures: list[list[str]]
+) -> None:
+    typed = "golden 3 K9\nstatus\ngolden 3 K9\ngold\nquit\n"
+    local, text = play_typed(golden_times_game(4), typed, tmp_path)
+    assert text.count("Type `golden 3 K9` again") == 2, "warned again after another command"
+    assert local.game.record().moves[0] == (0, "gold")
+
+
+def test_a_move_that_wastes_nothing_is_played_at_once(tmp_path: Path, pictures: list[list[str]]) -> None:
+    local, text = play_typed(golden_times_game(2), "golden 3 K9\nquit\n", tmp_path)
+    assert "again to play it anyway" not in text and local.game.record().moves[0] == (0, "golden 3 K9")
 
 
 # --- what the player reads ----------------------------------------------------------------
@@ -270,13 +327,58 @@ def test_score_log_and_rules_answer_in_the_game(tmp_path: Path, pictures: list[l
     assert text.count("Commands:") == 2
 
 
-def test_resume_refuses_a_file_that_is_not_a_saved_game(tmp_path: Path) -> None:
-    other = tmp_path / "record.json"
-    other.write_text(json.dumps({"players": ["A", "B"], "seed": 1, "setup": "beginner", "moves": []}))
-    with pytest.raises(SystemExit, match=r"cannot resume from .*record\.json: not a la-citta-local/1 file"):
-        run(["--resume", str(other)])
-    with pytest.raises(SystemExit, match="no saved game in"):
-        run(["--resume", "--out", str(tmp_path / "empty")])
+RECORD = {"players": ["A", "B"], "seed": 1, "setup": "beginner", "moves": []}
+SAVED = {"format": "la-citta-local/1", "human": 0, "level": "basic", "record": RECORD}
+NOT_SAVED_GAMES = {
+    "record.json": (json.dumps(RECORD), "not a la-citta-local/1 file"),
+    "text.json": ("a game of La Città", "not a la-citta-local/1 file"),
+    "list.json": (json.dumps([SAVED]), "not a la-citta-local/1 file"),
+    "no-record.json": (json.dumps({**SAVED, "record": None}), "the field record is missing or not valid"),
+    "seed.json": (
+        json.dumps({**SAVED, "record": {**RECORD, "seed": "one"}}),
+        "the field record.seed is missing or not valid",
+    ),
+    "moves.json": (
+        json.dumps({**SAVED, "record": {**RECORD, "moves": [[1, 2, 3]]}}),
+        "the field record.moves.0 is missing or not valid",
+    ),
+    "players.json": (
+        json.dumps({**SAVED, "record": {**RECORD, "players": ["A"]}}),
+        "the field record.players is missing or not valid",
+    ),
+    "human.json": (json.dumps({**SAVED, "human": 2}), "the field human is missing or not valid"),
+    "level.json": (json.dumps({**SAVED, "level": "grandmaster"}), "the field level is missing or not valid"),
+    "illegal.json": (
+        json.dumps({**SAVED, "record": {**RECORD, "moves": [[1, "gold"], [1, "gold"]]}}),
+        "a saved move does not apply (It is not your turn.",
+    ),
+    "unknown.json": (
+        json.dumps({**SAVED, "record": {**RECORD, "moves": [[1, "fly"]]}}),
+        "a saved move does not apply (Unknown move `fly`",
+    ),
+}
+"""Files ``--resume`` refuses, and why it says it does."""
+
+
+@pytest.mark.parametrize("name", NOT_SAVED_GAMES)
+def test_resume_refuses_a_file_that_is_not_a_saved_game(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    content, why = NOT_SAVED_GAMES[name]
+    path = tmp_path / name
+    path.write_text(content)
+    code, text = run(["--resume", str(path)])
+    err = capsys.readouterr().err
+    assert code == 2 and not text
+    assert err.startswith(f"citta: cannot resume from {path}: {why}") and err.count("\n") == 1, err
+
+
+def test_resume_without_a_saved_game_says_so_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _text = run(["--resume", "--out", str(tmp_path / "empty")])
+    err = capsys.readouterr().err
+    assert code == 2 and err == f"citta: no saved game in {tmp_path / 'empty'}; start one without --resume.\n"
 
 
 def test_a_new_game_with_the_seed_of_a_saved_one_says_it_replaces_it(

@@ -174,30 +174,76 @@ def test_legal_moves_are_sorted() -> None:
     assert moves == sorted(moves, key=Action.sort_key)
 
 
+IMPURE = {
+    "render", "bot", "i18n", "asyncio", "random", "time", "datetime", "os", "sys", "pathlib", "io",
+    "socket", "subprocess", "threading", "secrets", "uuid", "logging", "sqlite3", "aiosqlite", "discord",
+}  # fmt: skip
+"""What the engine may not import: the bot, the pictures and the catalogs, I/O, the clock and the
+global random generator (`random` itself is allowed only for generators it seeds: see below)."""
+ENGINE_MODULES = sorted(Path("engine").glob("**/*.py"))
+UNSEEDED = "random.Random() (seeded by the system)"
+
+
+def impure_imports(source: str) -> list[str]:
+    """The modules of `IMPURE` that ``source`` imports, but `random` when all it takes from it
+    is explicitly seeded generators (`unseeded_random`)."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module or ""]
+        found += [name for name in names if name.split(".")[0] in IMPURE]
+    return [name for name in found if name != "random" or unseeded_random(source)]
+
+
+def unseeded_random(source: str) -> list[str]:
+    """What ``source`` takes from `random` beyond ``random.Random(seed)``: its global generator
+    (``random.choice``, ``from random import shuffle``), or a generator seeded by the system
+    (``random.Random()``)."""
+    tree = ast.parse(source)
+    module = {a.asname or a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names
+              if a.name == "random"}  # fmt: skip
+    taken = {a.asname or a.name: a.name for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)
+             and n.module == "random" for a in n.names}  # fmt: skip
+
+    def from_random(node: ast.AST) -> str | None:
+        """The name ``node`` takes from `random` (``random.X``, or X imported from it), if any."""
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in module:
+            return node.attr
+        return taken.get(node.id) if isinstance(node, ast.Name) else None
+
+    found = [f"from random import {name}" for name in taken.values() if name != "Random"]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and from_random(node) not in (None, "Random"):
+            found.append(f"random.{node.attr}")
+        elif isinstance(node, ast.Call) and from_random(node.func) == "Random" and not node.args:
+            found += [] if node.keywords else [UNSEEDED]
+    return found
+
+
 def test_the_engine_imports_nothing_impure() -> None:
-    forbidden = {
-        "render",
-        "bot",
-        "asyncio",
-        "random",
-        "time",
-        "datetime",
-        "os",
-        "socket",
-        "aiosqlite",
-        "discord",
-    }
-    for path in Path("engine").glob("*.py"):
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                names = [node.module or ""]
-            for name in names:
-                assert name.split(".")[0] not in forbidden, f"{path} imports {name}"
+    assert Path("engine/ai/__init__.py") in ENGINE_MODULES, "the computer players are part of the engine"
+    for path in ENGINE_MODULES:
+        assert not impure_imports(path.read_text()), f"{path} imports {impure_imports(path.read_text())}"
         assert "print(" not in path.read_text(), f"{path} prints"
+
+
+def test_the_engine_draws_chance_only_from_generators_it_seeds() -> None:
+    """The computer players may use `random.Random(seed)` (a generator of their own, seeded by
+    the seat's view and the caller's seed), never the global one nor one the system seeds."""
+    assert unseeded_random("import random\nrng = random.Random(f'{seed}:{seat}')\nrng.shuffle(cards)") == []
+    assert unseeded_random("from random import Random\nRandom(7).random()") == []
+    assert unseeded_random("import random\nrandom.shuffle(cards)") == ["random.shuffle"]
+    assert unseeded_random("import random as r\nr.seed(3)") == ["random.seed"]
+    assert unseeded_random("from random import choice") == ["from random import choice"]
+    assert unseeded_random("import random\nrandom.Random()") == [UNSEEDED]
+    assert unseeded_random("from random import Random as R\nR()") == [UNSEEDED]
+    assert impure_imports("import random\nrandom.random()") == ["random"]
+    assert impure_imports("import random\nrng: random.Random = random.Random(1)") == []
+    for path in ENGINE_MODULES:
+        assert not unseeded_random(path.read_text()), f"{path}: {unseeded_random(path.read_text())}"
 
 
 def test_a_city_named_by_any_of_its_hexes_is_recorded_by_its_castle() -> None:

@@ -11,21 +11,24 @@ from pathlib import Path
 from typing import Any
 
 import discord
-from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.client.commands import CittaTree, add_commands
+from bot.client.components import REGISTERED
 from bot.client.delivery import Deliverer, blocked_text
+from bot.client.mentions import COMMANDS
 from bot.client.translator import CittaTranslator
-from bot.client.ui import CittaButton, CittaSelect, reply
-from bot.errors import CittaError
-from bot.results import Message, Outcome
-from bot.service.core import CittaService, Renderer, default_renderer
+from bot.results import Outcome
+from bot.service import advance as advancing
+from bot.service import resume
+from bot.service import tick as ticking
+from bot.service.context import Context
+from bot.service.pictures import Renderer, default_renderer
 from bot.service.workers import ProcessWorkers, Workers
 from bot.storage.shards import Shards
 from i18n import _
 
 log = logging.getLogger(__name__)
-EXTENSIONS = ("bot.client.cogs.game",)
 CLOSE_WAIT = 5.0
 """Seconds the bot keeps sending the outbox when it is stopped."""
 ANNOUNCE_WAIT = 8.0
@@ -41,9 +44,10 @@ def intents() -> discord.Intents:
 
 
 class CittaBot(commands.AutoShardedBot):
-    """The La Città bot. ``setup_hook`` opens the database, loads the cogs, registers the
-    buttons, starts the clock (deadlines and reminders, every ``tick_seconds``) and syncs the
-    slash commands (to ``dev_guild`` at once when given).
+    """The La Città bot. ``setup_hook`` opens the database (the service's `Context`), adds the slash
+    commands and registers the components (`bot.client.components`), starts the clock (deadlines and
+    reminders, every ``tick_seconds``) and syncs the slash commands (to ``dev_guild`` at once when
+    given), learning their ids for the mentions in messages (`bot.client.mentions`).
 
     It runs the shards ``shard_ids`` of ``shard_count`` (without a count, as many as Discord
     recommends, all of them here) and works only on the games of their servers: several
@@ -68,8 +72,9 @@ class CittaBot(commands.AutoShardedBot):
         if shard_ids is not None:
             options["shard_ids"] = list(shard_ids)
         super().__init__(
-            command_prefix=commands.when_mentioned, help_command=None, shard_count=shard_count, **options
-        )
+            command_prefix=commands.when_mentioned, help_command=None, shard_count=shard_count,
+            tree_cls=CittaTree, **options,
+        )  # fmt: skip
         self.shard_scope = Shards.of(shard_count, shard_ids)
         """The games this process works on: those of the servers on its shards (None: all)."""
         self.db_path = db_path
@@ -78,7 +83,7 @@ class CittaBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands
         self.clock = clock
         self.workers: Workers = workers or ProcessWorkers()
-        self._service: CittaService | None = None
+        self._service: Context | None = None
         self._deliverer: Deliverer | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self._advancing: dict[int, asyncio.Task[None]] = {}
@@ -87,7 +92,8 @@ class CittaBot(commands.AutoShardedBot):
         self.clock_loop.before_loop(self._before_tick)
 
     @property
-    def service(self) -> CittaService:
+    def service(self) -> Context:
+        """The service's context: what every use case works with."""
         if self._service is None:
             raise RuntimeError("The bot is not set up yet (setup_hook has not run).")
         return self._service
@@ -99,7 +105,7 @@ class CittaBot(commands.AutoShardedBot):
         return self._deliverer
 
     async def setup_hook(self) -> None:
-        self._service = await CittaService.open(
+        self._service = await Context.open(
             self.db_path,
             renderer=self.renderer,
             clock=self.clock,
@@ -107,17 +113,16 @@ class CittaBot(commands.AutoShardedBot):
             shards=self.shard_scope,
         )
         claimant = self._service.claimant
-        await self._service.storage.take_over(claimant.slot, claimant.owner)  # a predecessor died here?
+        # a predecessor died here?
+        await self._service.storage.claims.take_over(claimant.slot, claimant.owner)
         self._deliverer = Deliverer(
             self, self._service.storage, claimant=claimant, shards=self.shard_scope,
             drawings=self._service.drawings,
         )  # fmt: skip
         self._service.storage.on_enqueue = self._deliverer.wake
-        self.tree.error(self.on_app_command_error)
         await self.tree.set_translator(CittaTranslator())
-        for ext in EXTENSIONS:
-            await self.load_extension(ext)
-        self.add_dynamic_items(CittaButton, CittaSelect)
+        add_commands(self.tree)
+        self.add_dynamic_items(*REGISTERED)
         self.clock_loop.start()
         self._spawn(self._start_up())
         if self.sync_commands:
@@ -127,6 +132,7 @@ class CittaBot(commands.AutoShardedBot):
                 synced = await self.tree.sync(guild=guild)
             else:
                 synced = await self.tree.sync()
+            COMMANDS.learn_synced(synced)
             log.info("Synced %d command(s)%s", len(synced), " to the dev guild" if self.dev_guild else "")
 
     async def _before_tick(self) -> None:
@@ -139,7 +145,7 @@ class CittaBot(commands.AutoShardedBot):
         self._spawn(self.deliverer.run())
         if isinstance(self.workers, ProcessWorkers):
             self._spawn(self.workers.start())
-        for row in await self.service.storage.active_games(self.shard_scope):
+        for row in await self.service.storage.games.active_games(self.shard_scope):
             if row.status == "active":
                 self.advance(row.id)
 
@@ -152,7 +158,7 @@ class CittaBot(commands.AutoShardedBot):
     async def tick(self) -> None:
         """One turn of the clock: the service decides and stores; the outbox sends (never raises)."""
         try:
-            await self.service.tick()
+            await ticking.tick(self.service)
         except Exception:
             log.exception("The clock tick failed")
 
@@ -169,7 +175,7 @@ class CittaBot(commands.AutoShardedBot):
         while True:
             self._again.discard(game_id)
             try:
-                await self.service.advance(game_id)
+                await advancing.advance(self.service, game_id)
             except Exception:
                 log.exception("The computer players of game %s failed", game_id)
                 return
@@ -195,7 +201,7 @@ class CittaBot(commands.AutoShardedBot):
         missing = next((r.missing for r in results.values() if r.missing), None)
         if missing is None:
             return None
-        channel = await self.service.storage.game(outcome.game)
+        channel = await self.service.storage.games.game(outcome.game)
         return blocked_text(outcome.game, channel.channel if channel else 0, missing)
 
     async def on_guild_channel_update(self, before: Any, after: Any) -> None:
@@ -207,16 +213,16 @@ class CittaBot(commands.AutoShardedBot):
     async def on_raw_thread_update(self, payload: discord.RawThreadUpdateEvent) -> None:
         """A thread unlocked (archived or not: a post unarchives it) can be posted in again."""
         if not payload.data.get("thread_metadata", {}).get("locked", False):
-            self.resumed(await self.service.resume_channel(payload.thread_id))
+            self.resumed(await resume.resume_channel(self.service, payload.thread_id))
 
     async def on_guild_channel_delete(self, channel: Any) -> None:
         """A deleted channel's games are paused at once (their players are told how they go on)."""
-        await self.service.channel_gone(channel.id)
+        await resume.channel_gone(self.service, channel.id)
 
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A deleted thread's game too; discord.py dispatches this for each thread it knows of a
         deleted channel (Discord sends no THREAD_DELETE for them)."""
-        await self.service.channel_gone(payload.thread_id)
+        await resume.channel_gone(self.service, payload.thread_id)
 
     def resumed(self, outcomes: list[Outcome]) -> None:
         """Games that go on again: their held posts and notes are sent, their computers play."""
@@ -231,26 +237,6 @@ class CittaBot(commands.AutoShardedBot):
     async def on_ready(self) -> None:
         log.info("Logged in as %s (id %s) in %d server(s), %s", self.user, getattr(self.user, "id", "?"),
                  len(self.guilds), self.shard_scope or "all shards")  # fmt: skip
-
-    async def on_app_command_error(
-        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
-    ) -> None:
-        """Known errors become a short private reply; anything else is logged (and apologised for)."""
-        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
-        if isinstance(cause, CittaError):
-            text = f"⚠️ {cause}"
-        elif isinstance(cause, app_commands.NoPrivateMessage):
-            text = _("⚠️ La Città is played in a server channel, not in direct messages.")
-        elif isinstance(cause, app_commands.CheckFailure | app_commands.TransformerError):
-            text = f"⚠️ {cause}"
-        else:
-            command = interaction.command.qualified_name if interaction.command else "?"
-            log.error("Command /%s failed", command, exc_info=cause)
-            text = _("Something went wrong on my side; the game is unchanged. Please try again.")
-        try:
-            await reply(interaction, Message(text, ephemeral=True))
-        except discord.HTTPException:
-            log.warning("Could not send the error reply", exc_info=True)
 
     async def close(self) -> None:
         """Stop the clock and the background tasks, send what is due in the outbox (for a few
@@ -267,6 +253,6 @@ class CittaBot(commands.AutoShardedBot):
         self.workers.close()
         if self._service is not None:
             with contextlib.suppress(Exception):  # what is left to do goes to the next process at once
-                await self._service.storage.release_claims(self._service.claimant.owner)
+                await self._service.storage.claims.release(self._service.claimant.owner)
             await self._service.close()
             self._service = None

@@ -1,6 +1,6 @@
 """The delivery task: sends what waits in the outbox, in order per channel, exactly once.
 
-Each channel's next post is claimed before it is sent (`StorageProtocol.outbox_claim`), so
+Each channel's next post is claimed before it is sent (`storage.outbox.claim`), so
 that of several processes on one database only one sends it, and only the posts of the
 servers on this process's shards are looked at; a post claimed by a process that died is
 taken over when its claim expires (at once by a process started in its place).
@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -45,13 +46,12 @@ import aiohttp
 import discord
 
 import i18n
-from bot.client.layout import posted_text, text_of
-from bot.client.ui import message_kwargs
+from bot.client.layout import message_kwargs, posted_text, text_of
+from bot.client.mentions import COMMANDS, unlink
 from bot.results import DirectMessage, Message
 from bot.service.drawings import Drawings
 from bot.storage import envelope
-from bot.storage.outbox import MISSING
-from bot.storage.protocol import StorageProtocol
+from bot.storage.protocol import MISSING, StorageProtocol
 from bot.storage.rows import OutboxRow
 from bot.storage.shards import Claimant, Shards
 from i18n import N_, _
@@ -59,6 +59,8 @@ from i18n import N_, _
 log = logging.getLogger(__name__)
 
 HISTORY = 50
+NONCE_LIMIT = 25
+"""Discord's limit on a nonce's length."""
 """How many of a channel's messages since an earlier try are read to find a post made then."""
 CLOCK_SKEW = 60
 """Seconds allowed between this machine's clock and Discord's when reading the history."""
@@ -141,7 +143,7 @@ class Deliverer:
 
     async def permissions_changed(self) -> None:
         """A channel, thread or role changed: what waits for a permission is tried again now."""
-        await self.storage.outbox_unblock(self.shards)
+        await self.storage.outbox.unblock(self.shards)
         self.wake()
 
     async def run(self) -> None:
@@ -163,7 +165,7 @@ class Deliverer:
         """Start a lane for every channel with a post that is due and not already being sent;
         when the next post that waits (for a retry, or for another process's claim to expire) is due."""
         now, due = self.now(), float("inf")
-        for head in await self.storage.outbox_heads(self.shards):
+        for head in await self.storage.outbox.heads(self.shards):
             lane = self._lanes.get(head.channel)
             free = head.free_at(self.claimant.owner)
             if free > now:
@@ -237,7 +239,7 @@ class Deliverer:
 
     async def _claim(self, channel: int) -> OutboxRow | None:
         now, me = self.now(), self.claimant
-        return await self.storage.outbox_claim(channel, me.owner, now, now + me.lease)
+        return await self.storage.outbox.claim(channel, me.owner, now, now + me.lease)
 
     async def _deliver(self, row: OutboxRow) -> Went:
         """Send one announcement; whether the channel's next may follow (`Went`)."""
@@ -246,9 +248,9 @@ class Deliverer:
         for i, dm in enumerate(post.direct):
             if done.get(i, -1) < 0:  # not sent yet, or tried (-when) before a crash
                 tried = -done[i] if i in done else None
-                await self.storage.outbox_dm_done(row.id, i, -self.now())
-                done[i] = await self._dm(dm, f"{row.nonce}d{i}", tried)
-                await self.storage.outbox_dm_done(row.id, i, done[i])
+                await self.storage.outbox.dm_done(row.id, i, -self.now())
+                done[i] = await self._dm(dm, dm_nonce(row.nonce, i), tried)
+                await self.storage.outbox.dm_done(row.id, i, done[i])
         failed = {dm.user_id for i, dm in enumerate(post.direct) if done[i] == 0}
         msg = post.message_for(failed)
         if msg is not None and msg.drawing is not None and not msg.pictures and self.drawings is not None:
@@ -259,14 +261,14 @@ class Deliverer:
             await self._blocked(row, e.missing)
             return "wait"
         except Gone as e:
-            games = await self.storage.hold_channel(row.channel, str(e), self.now())
+            games = await self.storage.outbox.hold_channel(row.channel, str(e), self.now())
             log.warning("Channel %s is gone (%s): game(s) %s paused", row.channel, e, games)
             await self._settle(row.id, Delivery("held", error=str(e)))
             return "wait"
         except Exception as e:  # a network fault or a Discord outage: later, with backoff
             wait = min(MAX_BACKOFF, 2 ** min(row.attempts + 1, 9))
             log.warning("Posting in channel %s failed (%s); next try in %s s", row.channel, _why(e), wait)
-            await self.storage.outbox_retry(row.id, self.now() + wait, _why(e))
+            await self.storage.outbox.retry(row.id, self.now() + wait, _why(e))
             await self._settle(row.id, Delivery("pending", error=_why(e)))
             return "wait"
         if msg is not None and msg.drawing is not None and self.drawings is not None:
@@ -274,7 +276,7 @@ class Deliverer:
         if message_id == -1:
             await self._settle(row.id, Delivery("failed"))
             return "next"
-        more = await self.storage.outbox_sent(row.id, message_id, self.now())
+        more = await self.storage.outbox.sent(row.id, message_id, self.now())
         await self._settle(row.id, Delivery("sent"))
         return "next" if more else "last"
 
@@ -286,7 +288,7 @@ class Deliverer:
             if found is not None:
                 log.info("Outbox %s was posted before a restart (message %s)", row.id, found)
                 return found
-        await self.storage.outbox_trying(row.id, self.now())
+        await self.storage.outbox.trying(row.id, self.now())
         channel = self.client.get_partial_messageable(row.channel)
         for unarchived in (False, True):
             try:
@@ -306,7 +308,7 @@ class Deliverer:
                 if e.status >= 500 or e.status == 429:
                     raise
                 log.error("Discord refused outbox %s for good (%s %s): %s", row.id, e.status, e.code, e.text)
-                await self.storage.outbox_failed(row.id, f"{e.status} {e.code} {e.text}")
+                await self.storage.outbox.failed(row.id, f"{e.status} {e.code} {e.text}")
                 return -1
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -316,7 +318,7 @@ class Deliverer:
         after = discord.Object(discord.utils.time_snowflake(datetime.fromtimestamp(since, UTC)))
         try:
             async for m in self.client.get_partial_messageable(channel).history(limit=HISTORY, after=after):
-                if me is not None and m.author.id == me.id and text_of(m) == text:
+                if me is not None and m.author.id == me.id and unlink(text_of(m)) == unlink(text):
                     return m.id
         except discord.HTTPException:
             log.warning("Could not read channel %s's last messages", channel, exc_info=True)
@@ -343,13 +345,13 @@ class Deliverer:
 
     async def _blocked(self, row: OutboxRow, missing: str) -> None:
         log.warning("May not post in channel %s: missing %s", row.channel, missing)
-        await self.storage.outbox_retry(row.id, self.now() + BLOCKED_RETRY, f"{MISSING}{missing}")
+        await self.storage.outbox.retry(row.id, self.now() + BLOCKED_RETRY, f"{MISSING}{missing}")
         await self._settle(row.id, Delivery("pending", missing=missing))
-        if row.game is None or not await self.storage.set_blocked(row.game, missing):
+        if row.game is None or not await self.storage.games.set_blocked(row.game, missing):
             return
-        game = await self.storage.game(row.game)
+        game = await self.storage.games.game(row.game)
         if game is not None and game.host > 0:
-            prefs = (await self.storage.prefs([game.host]))[game.host]
+            prefs = (await self.storage.players.prefs([game.host]))[game.host]
             with i18n.speaking(prefs.language or game.settings.language):  # a DM: in the host's language
                 text = blocked_text(game.id, row.channel, missing)
             await self._dm(DirectMessage(game.host, text), None)
@@ -364,13 +366,28 @@ class Deliverer:
                 found = await self._find(channel.id, dm.text, since=tried - CLOCK_SKEW)
                 if found is not None:
                     return found
-            sent = await user.send(dm.text[:2000], nonce=nonce) if nonce else await user.send(dm.text[:2000])
+            text = COMMANDS.link(dm.text)[:2000]
+            sent = await user.send(text, nonce=nonce) if nonce else await user.send(text)
         except (discord.Forbidden, discord.NotFound):
             return 0
         except discord.HTTPException:
             log.warning("Direct message to user %s failed", dm.user_id, exc_info=True)
             return 0
         return sent.id
+
+
+def dm_nonce(nonce: str, index: int) -> str:
+    """The nonce of a post's ``index``-th direct message: the post's with ``d<index>``, within
+    Discord's 25 characters (a longer one, as posts of old databases may have, is shortened to a
+    hash of it: the same on every try).
+
+    >>> dm_nonce("0a1b2c3d.5f", 2), len(dm_nonce("0123456789abcdef.1000000", 0))
+    ('0a1b2c3d.5fd2', 24)
+    """
+    text = f"{nonce}d{index}"
+    if len(text) <= NONCE_LIMIT:
+        return text
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
 def blocked_text(game_id: int, channel: int, missing: str) -> str:

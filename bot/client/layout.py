@@ -4,19 +4,23 @@ A message with pictures (a turn post) is sent as one Components V2 container: it
 media gallery of the pictures (each with its alt text, also given as the file's description)
 and its buttons. Any other message is a plain one: content, an optional file, select menus
 (one a row) and buttons.
+
+Each button and select menu is sent as the class of its kind (`ITEMS`, filled by the door's
+classes, `bot.client.door`): discord.py then keeps no view in memory for the message, since
+every press is dispatched by its custom id's template.
 """
 
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any
 
 import discord
 
+from bot.client.mentions import COMMANDS
+from bot.ids import kind_of
 from bot.results import Button, Message, Select
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
 
 TEXT_LIMIT = 2000
 V2_TEXT_LIMIT = 4000
@@ -30,6 +34,27 @@ STYLES = {
 }
 
 
+ITEMS: dict[str, Callable[[discord.ui.Item[Any]], discord.ui.Item[Any]]] = {}
+"""The component class of each kind of custom id (by `bot.ids.Kind` name)."""
+
+
+def button_item(b: Button) -> discord.ui.Item[Any]:
+    """The button ``b`` as the class of its kind."""
+    base: discord.ui.Button[Any] = discord.ui.Button(
+        label=b.label, custom_id=b.custom_id, style=STYLES[b.style]
+    )
+    return ITEMS[kind_of(b.custom_id).name](base)
+
+
+def select_item(s: Select) -> discord.ui.Item[Any]:
+    """The select menu ``s`` (a string select: one value of at most 25 options) as the class of its kind."""
+    options = [discord.SelectOption(label=o.label, value=o.value, description=o.description or None)
+               for o in s.options]  # fmt: skip
+    base: discord.ui.Select[Any] = discord.ui.Select(custom_id=s.custom_id, placeholder=s.placeholder,
+                                                     options=options)  # fmt: skip
+    return ITEMS[kind_of(s.custom_id).name](base)
+
+
 def _mentions(msg: Message) -> discord.AllowedMentions:
     return discord.AllowedMentions(
         everyone=False, roles=False, users=[discord.Object(u) for u in msg.mentions]
@@ -41,36 +66,30 @@ def _rows(buttons: tuple[Button, ...], rows: int) -> list[tuple[Button, ...]]:
     return [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)][:rows]
 
 
-def plain_view(
-    msg: Message,
-    button: Callable[[Button], discord.ui.Item[Any]],
-    select: Callable[[Select], discord.ui.Item[Any]],
-) -> discord.ui.View | None:
+def plain_view(msg: Message) -> discord.ui.View | None:
     """A (timeout-free) view: each select on a row of its own, then the buttons."""
     if not msg.buttons and not msg.selects:
         return None
     view = discord.ui.View(timeout=None)
     for row, s in enumerate(msg.selects[: ROWS - 1]):
-        item = select(s)
+        item = select_item(s)
         item.row = row
         view.add_item(item)
     first = len(msg.selects[: ROWS - 1])
     for row, buttons in enumerate(_rows(msg.buttons, ROWS - first), start=first):
         for b in buttons:
-            item = button(b)
+            item = button_item(b)
             item.row = row
             view.add_item(item)
     return view
 
 
-def layout_view(
-    msg: Message, button: Callable[[Button], discord.ui.Item[Any]]
-) -> tuple[discord.ui.LayoutView, list[discord.File]]:
+def layout_view(msg: Message) -> tuple[discord.ui.LayoutView, list[discord.File]]:
     """The Components V2 container of a turn post, and its files."""
     files = [
         discord.File(io.BytesIO(p.data), filename=p.filename, description=p.alt[:1024]) for p in msg.pictures
     ]
-    children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(msg.text[:V2_TEXT_LIMIT])]
+    children: list[discord.ui.Item[Any]] = [discord.ui.TextDisplay(posted_text(msg))]
     gallery: discord.ui.MediaGallery[Any] = discord.ui.MediaGallery(
         *(
             discord.MediaGalleryItem(f"attachment://{p.filename}", description=p.alt[:1024])
@@ -81,29 +100,35 @@ def layout_view(
     for buttons in _rows(msg.buttons, ROWS):
         row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
         for b in buttons:
-            row.add_item(button(b))
+            row.add_item(button_item(b))
         children.append(row)
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(discord.ui.Container(*children))
     return view, files
 
 
-def message_kwargs(
-    msg: Message,
-    button: Callable[[Button], discord.ui.Item[Any]],
-    select: Callable[[Select], discord.ui.Item[Any]],
-) -> dict[str, Any]:
+def message_kwargs(msg: Message) -> dict[str, Any]:
     """Keyword arguments for ``send`` / ``followup.send``: the whole message and its pings."""
     kw: dict[str, Any] = {"allowed_mentions": _mentions(msg)}
     if msg.pictures:
-        kw["view"], kw["files"] = layout_view(msg, button)
+        kw["view"], kw["files"] = layout_view(msg)
         return kw
-    kw["content"] = msg.text[:TEXT_LIMIT]
+    kw["content"] = posted_text(msg)
     if msg.image is not None:
         kw["file"] = discord.File(io.BytesIO(msg.image), filename=msg.filename)
-    view = plain_view(msg, button, select)
+    view = plain_view(msg)
     if view is not None:
         kw["view"] = view
+    return kw
+
+
+def edit_kwargs(msg: Message) -> dict[str, Any]:
+    """Keyword arguments to replace a message (an interaction's response, a private panel) by ``msg``."""
+    kw = message_kwargs(msg)
+    kw.setdefault("view", None)
+    kw.setdefault("content", None)
+    files = [kw.pop("file")] if "file" in kw else kw.pop("files", [])
+    kw["attachments"] = files
     return kw
 
 
@@ -124,5 +149,6 @@ def text_of(message: discord.Message) -> str:
 
 
 def posted_text(msg: Message) -> str:
-    """The text `text_of` reads back from the message ``msg`` is sent as."""
-    return msg.text[: V2_TEXT_LIMIT if msg.pictures else TEXT_LIMIT]
+    """The text ``msg`` is sent with (and `text_of` reads back): the commands it names as mentions
+    (`bot.client.mentions`), within Discord's limit."""
+    return COMMANDS.link(msg.text)[: V2_TEXT_LIMIT if msg.pictures else TEXT_LIMIT]

@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.errors import NoGame, NotAllowed
-from bot.results import Button, Message, Post, User, custom_id
+from bot.ids import custom_id
+from bot.results import Button, Message, User
+from bot.service.context import Context
+from bot.service.ending import replay_message
 from bot.service.history import favourite, number, signed
-from bot.service.reminders import TickMixin
-from bot.storage.history import Finished
-from bot.storage.rows import FORMER
+from bot.storage.rows import FORMER, Finished
 from i18n import N_, _, _n
 
 TOP = 10
@@ -49,151 +50,144 @@ def _fit(lines: list[str]) -> str:
     return text
 
 
-class ArchiveMixin(TickMixin):
-    """The history commands; the clock also posts the replays that a stop interrupted."""
-
-    async def tick(self) -> list[Post]:
-        posts = await super().tick()
-        for game_id in await self.storage.unreplayed(self.shards):
-            await self.post_replay(game_id)
-        return posts
-
-    async def leaderboard(self, guild: int, user_id: int) -> Message:
-        """The server's ten best rated players (computer levels included) and the asker's place."""
-        board = await self.storage.leaderboard(guild)
-        if not board:
-            raise NoGame(_("No game has finished on this server yet: there is no leaderboard."))
-        lines = [_("🏆 **Leaderboard** of this server (rating: OpenSkill μ − 3σ)")]
-        me = f"user:{user_id}"
-        for k, s in enumerate(board[:TOP], start=1):
-            values = {"place": k, "name": shown(s.name, s.player), "rating": number(s.rating.shown)}
-            if s.player == me:
-                line = _n(
-                    "{place}. **{name}** {rating} ({count} game) ← you",
-                    "{place}. **{name}** {rating} ({count} games) ← you",
-                    s.games,
-                    **values,
-                )
-            else:
-                line = _n(
-                    "{place}. **{name}** {rating} ({count} game)",
-                    "{place}. **{name}** {rating} ({count} games)",
-                    s.games,
-                    **values,
-                )
-            lines.append(line)
-        place = next((k for k, s in enumerate(board, start=1) if s.player == me), None)
-        if place is None:
-            lines.append(_("You have no rated game on this server yet."))
-        elif place > TOP:
-            mine = board[place - 1]
-            you = _(
-                "{place}. **{name}** {rating} ← you",
-                place=place,
-                name=shown(mine.name, mine.player),
-                rating=number(mine.rating.shown),
+async def leaderboard(ctx: Context, guild: int, user_id: int) -> Message:
+    """The server's ten best rated players (computer levels included) and the asker's place."""
+    board = await ctx.storage.history.leaderboard(guild)
+    if not board:
+        raise NoGame(_("No game has finished on this server yet: there is no leaderboard."))
+    lines = [_("🏆 **Leaderboard** of this server (rating: OpenSkill μ − 3σ)")]
+    me = f"user:{user_id}"
+    for k, s in enumerate(board[:TOP], start=1):
+        values = {"place": k, "name": shown(s.name, s.player), "rating": number(s.rating.shown)}
+        if s.player == me:
+            line = _n(
+                "{place}. **{name}** {rating} ({count} game) ← you",
+                "{place}. **{name}** {rating} ({count} games) ← you",
+                s.games,
+                **values,
             )
-            lines.append(f"…\n{you}")
-        return Message(_fit(lines), ephemeral=True)
-
-    async def stats(self, guild: int, user: User) -> Message:
-        """A player's record on this server: games, wins, scores, rating and trend, hunger, buildings."""
-        results = await self.storage.results_of(guild, f"user:{user.id}")
-        if not results:
-            raise NoGame(_("{name} has no finished game on this server yet.", name=user.name))
-        places = [r.place for r in results]
-        n, wins = len(places), sum(p.rank == 1 for p in places)
-        scores = [p.score for p in places]
-        last = places[-1]
-        trend = ", ".join(signed(p.change) for p in places[-TREND:])
-        hungry = sum(p.hungry_years for p in places)
-        built: Counter[str] = Counter()
-        for p in places:
-            built.update(p.built)
-        fav = favourite(built)
-        games, won = _n("{count} game", "{count} games", n), _n("{count} win", "{count} wins", wins)
-        lines = [
-            _("📊 **{name}** on this server: {games}, {wins} ({share}); average score {average}, "
-              "best {best}.", name=shown(last.name, last.player), games=games, wins=won,
-              share=f"{wins / n:.0%}", average=f"{sum(scores) / n:.1f}", best=max(scores)),
-            _n("Rating {rating} (μ {mu} ± {sigma}); the last {count} game: {trend}.",
-               "Rating {rating} (μ {mu} ± {sigma}); the last {count} games: {trend}.", min(n, TREND),
-               rating=number(last.after.shown), mu=number(last.after.mu), sigma=f"{last.after.sigma:.1f}",
-               trend=trend),
-            _n("Hunger: {hungry} of {count} year ({share}).", "Hunger: {hungry} of {count} years ({share}).",
-               n * YEARS, hungry=hungry, share=f"{hungry / (n * YEARS):.0%}")
-            + " "
-            + (_("Favourite building: {building} ({count} built).", building=_(fav), count=built[fav]) if fav
-               else _("No building built yet.")),
-        ]  # fmt: skip
-        return Message("\n".join(lines), ephemeral=True)
-
-    async def games(self, guild: int) -> Message:
-        """The server's finished games, newest first: date, players and scores, the final post."""
-        finished = await self.storage.finished_games(guild, GAMES_LISTED)
-        if not finished:
-            raise NoGame(_("No game has finished on this server yet."))
-        lines = [_("📜 **Finished games** of this server, newest first")]
-        for g in finished:
-            who = ", ".join(
-                f"{shown(p.name, p.player)} {p.score}"
-                for p in sorted(g.places, key=lambda p: (p.rank, p.seat))
+        else:
+            line = _n(
+                "{place}. **{name}** {rating} ({count} game)",
+                "{place}. **{name}** {rating} ({count} games)",
+                s.games,
+                **values,
             )
-            line = _(
-                "**Game {game}** <t:{ended}:d> — {players} — {link}",
-                game=g.game,
-                ended=g.ended_at,
-                players=who,
-                link=game_link(guild, g),
-            )
-            lines.append(line)
-        return Message(_fit(lines), ephemeral=True)
+        lines.append(line)
+    place = next((k for k, s in enumerate(board, start=1) if s.player == me), None)
+    if place is None:
+        lines.append(_("You have no rated game on this server yet."))
+    elif place > TOP:
+        mine = board[place - 1]
+        you = _(
+            "{place}. **{name}** {rating} ← you",
+            place=place,
+            name=shown(mine.name, mine.player),
+            rating=number(mine.rating.shown),
+        )
+        lines.append(f"…\n{you}")
+    return Message(_fit(lines), ephemeral=True)
 
-    async def replay(self, guild: int, channel: int, game_id: int | None = None) -> Message:
-        """A finished game's animation (default: this channel's latest game), privately."""
-        row = await (self.storage.game(game_id) if game_id is not None else self.storage.latest_game(channel))
-        if row is None or (row.guild or 0) != guild:
-            raise NoGame(
-                _("There is no such game on this server.") if game_id else _("No game was played here.")
-            )
-        if row.status in ("lobby", "active"):
-            raise NotAllowed(
-                _("Game {game} is still running: its replay is shown once it has ended.", game=row.id)
-            )
-        if row.status != "over" or row.record is None:
-            raise NoGame(
-                _("Game {game} was abandoned before its end: there is no replay of it.", game=row.id)
-            )
-        if self.renderer is None:
-            raise NoGame(_("This bot draws no pictures."))
-        return await self.replay_message(row, ephemeral=True)
 
-    async def forget_prompt(self, guild: int, user_id: int) -> Message:
-        """The private confirmation (with its button) for `forget`, which cannot be undone."""
-        games = await self.storage.games_to_forget(guild, user_id)
-        if not games and not await self.storage.ratings(guild, [f"user:{user_id}"]):
-            raise NoGame(_("This server's history has nothing of yours to forget."))
-        button = Button(_("Forget me"), custom_id(0, 0, None, "forget"), "danger")
-        text = _n(
-            "Take your name out of the {count} finished game you played on this server (you become "
-            "“{former}”) and delete your rating? This cannot be undone.",
-            "Take your name out of the {count} finished games you played on this server (you become "
-            "“{former}”) and delete your rating? This cannot be undone.",
-            games, former=_(FORMER),
-        )  # fmt: skip
-        return Message(text, ephemeral=True, buttons=(button,))
+async def stats(ctx: Context, guild: int, user: User) -> Message:
+    """A player's record on this server: games, wins, scores, rating and trend, hunger, buildings."""
+    results = await ctx.storage.history.results_of(guild, f"user:{user.id}")
+    if not results:
+        raise NoGame(_("{name} has no finished game on this server yet.", name=user.name))
+    places = [r.place for r in results]
+    n, wins = len(places), sum(p.rank == 1 for p in places)
+    scores = [p.score for p in places]
+    last = places[-1]
+    trend = ", ".join(signed(p.change) for p in places[-TREND:])
+    hungry = sum(p.hungry_years for p in places)
+    built: Counter[str] = Counter()
+    for p in places:
+        built.update(p.built)
+    fav = favourite(built)
+    games, won = _n("{count} game", "{count} games", n), _n("{count} win", "{count} wins", wins)
+    lines = [
+        _("📊 **{name}** on this server: {games}, {wins} ({share}); average score {average}, "
+          "best {best}.", name=shown(last.name, last.player), games=games, wins=won,
+          share=f"{wins / n:.0%}", average=f"{sum(scores) / n:.1f}", best=max(scores)),
+        _n("Rating {rating} (μ {mu} ± {sigma}); the last {count} game: {trend}.",
+           "Rating {rating} (μ {mu} ± {sigma}); the last {count} games: {trend}.", min(n, TREND),
+           rating=number(last.after.shown), mu=number(last.after.mu), sigma=f"{last.after.sigma:.1f}",
+           trend=trend),
+        _n("Hunger: {hungry} of {count} year ({share}).", "Hunger: {hungry} of {count} years ({share}).",
+           n * YEARS, hungry=hungry, share=f"{hungry / (n * YEARS):.0%}")
+        + " "
+        + (_("Favourite building: {building} ({count} built).", building=_(fav), count=built[fav]) if fav
+           else _("No building built yet.")),
+    ]  # fmt: skip
+    return Message("\n".join(lines), ephemeral=True)
 
-    async def forget(self, guild: int, user_id: int) -> Message:
-        """Take the user's name out of this server's finished games and delete their rating."""
-        had_rating = bool(await self.storage.ratings(guild, [f"user:{user_id}"]))
-        games = await self.storage.forget(guild, user_id)
-        if not games and not had_rating:
-            raise NoGame(_("This server's history has nothing of yours to forget."))
-        text = _n(
-            "Done: in the {count} finished game you played on this server you are now “{former}”, and "
-            "your rating is deleted. Games you play from now on are recorded again.",
-            "Done: in the {count} finished games you played on this server you are now “{former}”, and "
-            "your rating is deleted. Games you play from now on are recorded again.",
-            games, former=_(FORMER),
-        )  # fmt: skip
-        return Message(text, ephemeral=True)
+
+async def games(ctx: Context, guild: int) -> Message:
+    """The server's finished games, newest first: date, players and scores, the final post."""
+    finished = await ctx.storage.history.finished_games(guild, GAMES_LISTED)
+    if not finished:
+        raise NoGame(_("No game has finished on this server yet."))
+    lines = [_("📜 **Finished games** of this server, newest first")]
+    for g in finished:
+        who = ", ".join(
+            f"{shown(p.name, p.player)} {p.score}" for p in sorted(g.places, key=lambda p: (p.rank, p.seat))
+        )
+        line = _(
+            "**Game {game}** <t:{ended}:d> — {players} — {link}",
+            game=g.game,
+            ended=g.ended_at,
+            players=who,
+            link=game_link(guild, g),
+        )
+        lines.append(line)
+    return Message(_fit(lines), ephemeral=True)
+
+
+async def replay(ctx: Context, guild: int, channel: int, game_id: int | None = None) -> Message:
+    """A finished game's animation (default: this channel's latest game), privately."""
+    row = await (
+        ctx.storage.games.game(game_id) if game_id is not None else ctx.storage.games.latest_game(channel)
+    )
+    if row is None or (row.guild or 0) != guild:
+        raise NoGame(_("There is no such game on this server.") if game_id else _("No game was played here."))
+    if row.status in ("lobby", "active"):
+        raise NotAllowed(
+            _("Game {game} is still running: its replay is shown once it has ended.", game=row.id)
+        )
+    if row.status != "over" or row.record is None:
+        raise NoGame(_("Game {game} was abandoned before its end: there is no replay of it.", game=row.id))
+    if ctx.renderer is None:
+        raise NoGame(_("This bot draws no pictures."))
+    return await replay_message(ctx, row, ephemeral=True)
+
+
+async def forget_prompt(ctx: Context, guild: int, user_id: int) -> Message:
+    """The private confirmation (with its button) for `forget`, which cannot be undone."""
+    games = await ctx.storage.history.games_to_forget(guild, user_id)
+    if not games and not await ctx.storage.history.ratings(guild, [f"user:{user_id}"]):
+        raise NoGame(_("This server's history has nothing of yours to forget."))
+    button = Button(_("Forget me"), custom_id(0, 0, None, "forget"), "danger")
+    text = _n(
+        "Take your name out of the {count} finished game you played on this server (you become "
+        "“{former}”) and delete your rating? This cannot be undone.",
+        "Take your name out of the {count} finished games you played on this server (you become "
+        "“{former}”) and delete your rating? This cannot be undone.",
+        games, former=_(FORMER),
+    )  # fmt: skip
+    return Message(text, ephemeral=True, buttons=(button,))
+
+
+async def forget(ctx: Context, guild: int, user_id: int) -> Message:
+    """Take the user's name out of this server's finished games and delete their rating."""
+    had_rating = bool(await ctx.storage.history.ratings(guild, [f"user:{user_id}"]))
+    games = await ctx.storage.history.forget(guild, user_id)
+    if not games and not had_rating:
+        raise NoGame(_("This server's history has nothing of yours to forget."))
+    text = _n(
+        "Done: in the {count} finished game you played on this server you are now “{former}”, and "
+        "your rating is deleted. Games you play from now on are recorded again.",
+        "Done: in the {count} finished games you played on this server you are now “{former}”, and "
+        "your rating is deleted. Games you play from now on are recorded again.",
+        games, former=_(FORMER),
+    )  # fmt: skip
+    return Message(text, ephemeral=True)

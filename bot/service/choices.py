@@ -1,4 +1,5 @@
-"""Autocomplete for ``/citta play``: the legal moves of a player's decision, filtered and ranked.
+"""Autocomplete for ``/citta play`` (part of the service layer): the legal moves of a player's
+decision, filtered and ranked.
 
 Ranking, best first:
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import i18n
 from bot.results import Choice
+from bot.service.context import Context
 from engine import Action, Game
 from engine.board import BOARD
 from engine.describe import describe
@@ -88,3 +90,16 @@ def choices_for(game: Game, seat: int, typed: str, limit: int = MAX_CHOICES) -> 
         Choice(name=describe(game, seat, a, words=words), value=str(a))
         for a in rank_moves(game, seat, typed, limit)
     ]
+
+
+async def choices(ctx: Context, channel: int, user_id: int, typed: str) -> list[Choice]:
+    """The user's legal moves in the channel's running game fitting ``typed`` (at most 25); none when
+    they have no seat or it has not started."""
+    table = await ctx.storage.games.open_game_with_seats(channel)
+    if table is None or table[0].status != "active":
+        return []
+    row, seats = table
+    mine = next((s for s in seats if s.user_id == user_id), None)
+    if mine is None:
+        return []
+    return choices_for(ctx.positions.look(row), mine.seat, typed)

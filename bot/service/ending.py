@@ -1,6 +1,6 @@
 """The end of a game (part of the service layer): its results, ratings and the replay.
 
-When a move ends a game, `CommitMixin._commit` stores the placings and the new ratings
+When a move ends a game, `bot.service.commit.commit` stores the placings and the new ratings
 (`bot.service.history`, `bot.service.ratings`) and a post with the scoring breakdown and the rating changes
 in the same transaction as the move, so none of them can be lost. The replay animation
 takes seconds to draw, so it follows in a post of its own (`post_replay`): made in a worker
@@ -10,81 +10,75 @@ replay was not stored (the bot stopped meanwhile) gets it at the next clock tick
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
-from typing import Any
 
 import i18n
 from bot.results import Message, Post
-from bot.service.base import ServiceBase, log
+from bot.service.context import Context
 from bot.service.history import final_text, placings, player_key
 from bot.storage.rows import GameRow, Placing, SeatRow
 from engine import Game
 from i18n import _n
 
+log = logging.getLogger(__name__)
 
-class EndingMixin(ServiceBase):
-    """Rating a finished game and posting its replay."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._replaying: set[int] = set()
-        self._rating_locks: dict[int, asyncio.Lock] = {}
+@contextlib.asynccontextmanager
+async def placings_of(
+    ctx: Context, row: GameRow, game: Game, seats: list[SeatRow]
+) -> AsyncIterator[list[Placing]]:
+    """The placings of ``game`` if it is over ([] otherwise), holding the server's rating lock until they
+    are stored: two games ending at once in a server are rated one after the other."""
+    if not game.is_over:
+        yield []
+        return
+    guild = row.guild or 0
+    async with ctx.rating_lock(guild):
+        ratings = await ctx.storage.history.ratings(guild, sorted({player_key(s) for s in seats}))
+        yield placings(game, seats, ratings)
 
-    @contextlib.asynccontextmanager
-    async def _ending(self, row: GameRow, game: Game, seats: list[SeatRow]) -> AsyncIterator[list[Placing]]:
-        """The placings of ``game`` if it is over ([] otherwise), holding the server's rating lock
-        until they are stored: two games ending at once in a server are rated one after the other."""
-        if not game.is_over:
-            yield []
-            return
-        guild = row.guild or 0
-        async with self._rating_locks.setdefault(guild, asyncio.Lock()):
-            ratings = await self.storage.ratings(guild, sorted({player_key(s) for s in seats}))
-            yield placings(game, seats, ratings)
 
-    @staticmethod
-    def _final_posts(row: GameRow, places: list[Placing]) -> list[Post]:
-        """The end-of-game post (scoring breakdown, rating changes, in the game's language); none
-        while the game runs."""
-        if not places:
-            return []
-        with i18n.speaking(row.settings.language):
-            return [Post(row.channel, Message(final_text(row.id, places)))]
+def final_posts(row: GameRow, places: list[Placing]) -> list[Post]:
+    """The end-of-game post (scoring breakdown, rating changes, in the game's language); none while the
+    game runs."""
+    if not places:
+        return []
+    with i18n.speaking(row.settings.language):
+        return [Post(row.channel, Message(final_text(row.id, places)))]
 
-    async def post_replay(self, game_id: int) -> list[int]:
-        """Draw a finished game's replay in a worker and store its post, once (the outbox ids;
-        [] when it was stored before, or is being drawn). A replay that cannot be drawn is
-        logged and given up."""
-        row = await self.storage.game(game_id)
-        if row is None or row.status != "over" or row.record is None or game_id in self._replaying:
-            return []
-        self._replaying.add(game_id)
-        try:
-            posts = [Post(row.channel, await self.replay_message(row))] if self.renderer is not None else []
-        except Exception:
-            log.warning("The replay of game %s could not be drawn; posting none", game_id, exc_info=True)
-            posts = []
-        finally:
-            self._replaying.discard(game_id)
-        return await self.storage.store_replay(game_id, posts, self.now()) or []
 
-    async def replay_message(self, row: GameRow, *, ephemeral: bool = False) -> Message:
-        """The replay of a finished game as a message with its GIF, drawn in a worker: for the
-        reader (``ephemeral``), or posted in the channel in the game's language."""
-        from render.replay import animation
+async def post_replay(ctx: Context, game_id: int) -> list[int]:
+    """Draw a finished game's replay in a worker and store its post, once (the outbox ids; [] when it was
+    stored before, or is being drawn). A replay that cannot be drawn is logged and given up."""
+    row = await ctx.storage.games.game(game_id)
+    if row is None or row.status != "over" or row.record is None or game_id in ctx.replaying:
+        return []
+    ctx.replaying.add(game_id)
+    try:
+        posts = [Post(row.channel, await replay_message(ctx, row))] if ctx.renderer is not None else []
+    except Exception:
+        log.warning("The replay of game %s could not be drawn; posting none", game_id, exc_info=True)
+        posts = []
+    finally:
+        ctx.replaying.discard(game_id)
+    return await ctx.storage.history.store_replay(game_id, posts, ctx.now()) or []
 
-        assert row.record is not None and self.renderer is not None
-        code = i18n.current().code if ephemeral else row.settings.language
-        data, frames = await self.workers.call(animation, row.record, self.renderer, lang=code)
-        with i18n.speaking(code):
-            text = _n(
-                "🎞️ Game {game}, replayed: the board after each political round and each year "
-                "({count} frame).",
-                "🎞️ Game {game}, replayed: the board after each political round and each year "
-                "({count} frames).",
-                frames,
-                game=row.id,
-            )
-        return Message(text, image=data, filename=f"citta-game-{row.id}.gif", ephemeral=ephemeral)
+
+async def replay_message(ctx: Context, row: GameRow, *, ephemeral: bool = False) -> Message:
+    """The replay of a finished game as a message with its GIF, drawn in a worker: for the reader
+    (``ephemeral``), or posted in the channel in the game's language."""
+    from render.replay import animation  # the renderer, imported where a replay is drawn
+
+    assert row.record is not None and ctx.renderer is not None
+    code = i18n.current().code if ephemeral else row.settings.language
+    data, frames = await ctx.workers.call(animation, row.record, ctx.renderer, lang=code)
+    with i18n.speaking(code):
+        text = _n(
+            "🎞️ Game {game}, replayed: the board after each political round and each year ({count} frame).",
+            "🎞️ Game {game}, replayed: the board after each political round and each year ({count} frames).",
+            frames,
+            game=row.id,
+        )
+    return Message(text, image=data, filename=f"citta-game-{row.id}.gif", ephemeral=ephemeral)

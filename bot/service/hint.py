@@ -12,47 +12,51 @@ from typing import Any
 
 import i18n
 from bot.errors import NotAllowed
-from bot.results import Button, Message, custom_id
+from bot.ids import custom_id
+from bot.results import Button, Message
 from bot.service import summary
-from bot.service.base import ServiceBase
+from bot.service.context import Context
+from bot.service.lookup import game_row, seat_of
+from bot.service.positions import restore
 from engine import Game
-from engine.ai.hint import Hint, hint
+from engine.ai import hint as strong
 from i18n import _
 
 
-def hint_of(snapshot: dict[str, Any], record: dict[str, Any], seat: int, seed: int, lang: str = "en") -> Hint:
+def hint_of(
+    snapshot: dict[str, Any], record: dict[str, Any], seat: int, seed: int, lang: str = "en"
+) -> strong.Hint:
     """`engine.ai.hint.hint` on a stored position, its words in language ``lang`` (runs in a
     worker, which may be another process: the language goes with the call)."""
-    return hint(Game.restore(snapshot, record), seat, seed=seed, words=i18n.lang(lang))
+    return strong.hint(Game.restore(snapshot, record), seat, seed=seed, words=i18n.lang(lang))
 
 
-class HintMixin(ServiceBase):
-    """`/citta hint`."""
-
-    async def hint(self, user_id: int, *, channel: int | None = None, game_id: int | None = None) -> Message:
-        """The strong computer player's move for the user's pending decision and why, privately."""
-        row = await self._game_row(channel, game_id)
-        me, seats = await self._seat_of(row, user_id)
-        if me.resigned:
-            raise NotAllowed(_("You have resigned from this game."))
-        game = self._restore(row)
-        if not game.legal_moves(me.seat):
-            waiting, _mentions = summary.next_line(game, {s.seat: s.user_id for s in seats})
-            return Message(
-                _("Nothing is asked of you now, so there is nothing to hint. {waiting}", waiting=waiting),
-                ephemeral=True,
-            )
-        assert row.snapshot is not None and row.record is not None
-        code = i18n.current().code
-        found: Hint = await self.workers.call(hint_of, row.snapshot, row.record, me.seat, row.version, code)
-        move = str(found.move)
-        only = _("Only you see this hint. Play it with the button or `/citta play {move}`.", move=move)
-        text = f"{found.text()}\n{only}"
-        try:
-            label = _("Play {move}", move=move)[:80]
-            buttons: tuple[Button, ...] = (
-                Button(label, custom_id(row.id, row.version, me.seat, move=move), "primary"),
-            )
-        except ValueError:  # a custom id too long for Discord: the command is enough
-            buttons = ()
-        return Message(text, ephemeral=True, buttons=buttons)
+async def hint(
+    ctx: Context, user_id: int, *, channel: int | None = None, game_id: int | None = None
+) -> Message:
+    """The strong computer player's move for the user's pending decision and why, privately."""
+    row = await game_row(ctx, channel, game_id)
+    me, seats = await seat_of(ctx, row, user_id)
+    if me.resigned:
+        raise NotAllowed(_("You have resigned from this game."))
+    game = restore(row)
+    if not game.legal_moves(me.seat):
+        waiting, _mentions = summary.next_line(game, {s.seat: s.user_id for s in seats})
+        return Message(
+            _("Nothing is asked of you now, so there is nothing to hint. {waiting}", waiting=waiting),
+            ephemeral=True,
+        )
+    assert row.snapshot is not None and row.record is not None
+    code = i18n.current().code
+    found: strong.Hint = await ctx.workers.call(hint_of, row.snapshot, row.record, me.seat, row.version, code)
+    move = str(found.move)
+    only = _("Only you see this hint. Play it with the button or `/citta play {move}`.", move=move)
+    text = f"{found.text()}\n{only}"
+    try:
+        label = _("Play {move}", move=move)[:80]
+        buttons: tuple[Button, ...] = (
+            Button(label, custom_id(row.id, row.version, me.seat, move=move), "primary"),
+        )
+    except ValueError:  # a custom id too long for Discord: the command is enough
+        buttons = ()
+    return Message(text, ephemeral=True, buttons=buttons)

@@ -11,11 +11,15 @@ from dataclasses import replace
 
 import i18n
 from bot.errors import LobbyError, NoGame, NotAllowed
-from bot.results import Button, Message, Outcome, Post, User, custom_id
+from bot.ids import custom_id
+from bot.results import Button, Message, Outcome, Post, User
 from bot.service import summary
-from bot.service.commit import CommitMixin
+from bot.service.commit import announce, fresh_clocks
 from bot.service.computer import levels
-from bot.storage.sqlite import ChannelBusy, GameRow, SeatRow
+from bot.service.context import Context
+from bot.service.lookup import told
+from bot.storage.protocol import ChannelBusy
+from bot.storage.rows import GameRow, SeatRow
 from engine import Game
 from i18n import N_, _, _n
 
@@ -51,180 +55,183 @@ def who(seat: SeatRow) -> str:
     )
 
 
-class LobbyMixin(CommitMixin):
-    """The lobby part of `CittaService`."""
-
-    async def new_game(
-        self, user: User, *, channel: int, guild: int | None = None, setup: str = "beginner",
-        players: int | None = None, language: str | None = None,
-    ) -> Message:  # fmt: skip
-        """Open a lobby in the channel, with the user as host; the message has Join/Leave/Start.
-        ``language`` is the game's (its posts and pictures): the server's, say; English when
-        we do not speak it."""
-        if setup not in ("beginner", "experienced"):
-            raise LobbyError(_("The setup is 'beginner' or 'experienced'."))
-        if players is not None and not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise LobbyError(_("La Città is for {low} to {high} players.", low=MIN_PLAYERS, high=MAX_PLAYERS))
-        try:
-            game_id = await self.storage.create_lobby(
-                guild=guild, channel=channel, host=user.id, host_name=clean_name(user.name), setup=setup,
-                players_wanted=players, now=self.now(),
-            )  # fmt: skip
-        except ChannelBusy:
-            raise LobbyError(
-                _(
-                    "This channel already has a game. Finish it (or `/citta abandon` it) first, "
-                    "or start one in another channel."
-                )
-            ) from None
-        row = await self.storage.game(game_id)
-        if row is not None and row.settings.language != i18n.choose(language):
-            await self.storage.set_settings(game_id, replace(row.settings, language=i18n.choose(language)))
-        return await self.lobby_message(game_id)
-
-    async def lobby_message(self, game_id: int) -> Message:
-        """The lobby message (a channel post, in the game's language): who is in, and the
-        Join / Leave / Start buttons."""
-        row = await self.storage.game(game_id)
-        if row is None:
-            raise NoGame(_("There is no such game."))
-        seats = await self.storage.seats(game_id)
-        with i18n.speaking(row.settings.language):
-            return lobby_text(row, seats)
-
-    async def _lobby_row(self, game_id: int, user_id: int | None = None) -> GameRow:
-        """The lobby; LobbyError saying what became of it (and of the user) when it is no lobby."""
-        row = await self.storage.game(game_id)
-        if row is None:
-            raise NoGame(_("There is no such game."))
-        if row.status == "lobby":
-            return row
-        if row.status == "abandoned":
-            raise LobbyError(_("This lobby was closed; `/citta new` opens a new one."))
-        seats = await self.storage.seats(game_id)
-        mine = next((s for s in seats if s.user_id == user_id), None)
-        if mine is not None:
-            raise LobbyError(
-                _("The game has already started, and you are in it (seat {seat}).", seat=mine.seat + 1)
-            )
-        raise LobbyError(_("The game has already started without you; `/citta new` opens another one."))
-
-    async def join(self, game_id: int, user: User) -> Outcome:
-        """Join a lobby. The reply is the updated lobby message (to edit in place).
-
-        Lobby changes of one game happen one at a time; a Join that finds the game started
-        (by a simultaneous press) says whether the presser is in it."""
-        async with self.game_lock(game_id):
-            return await self._join(game_id, user)
-
-    async def _join(self, game_id: int, user: User) -> Outcome:
-        row = await self._lobby_row(game_id, user.id)
-        limit = row.players_wanted or MAX_PLAYERS
-        result = await self.storage.join_lobby(game_id, user.id, clean_name(user.name), limit, self.now())
-        if result == "already":
-            raise LobbyError(_("You are already in this game."))
-        if result == "full":
-            raise LobbyError(
-                _n("The game is full ({count} player).", "The game is full ({count} players).", limit)
-            )
-        if result == "closed":
-            await self._lobby_row(game_id, user.id)  # raises, saying what became of the lobby
-            raise LobbyError(_("This lobby is closed."))
-        seats = await self.storage.seats(game_id)
-        if row.players_wanted and len(seats) >= row.players_wanted:
-            return await self._start(row, seats, user.id)
-        return Outcome(reply=await self.lobby_message(game_id), game=game_id)
-
-    async def leave(self, game_id: int, user: User) -> Outcome:
-        """Leave a lobby (a leaving host hands the lobby to the next player; empty lobbies close)."""
-        async with self.game_lock(game_id):
-            return await self._leave(game_id, user)
-
-    async def _leave(self, game_id: int, user: User) -> Outcome:
-        await self._lobby_row(game_id, user.id)
-        result, _host = await self.storage.leave_lobby(game_id, user.id, self.now())
-        if result == "not_in":
-            raise LobbyError(_("You are not in this game."))
-        if result == "closed":
-            raise LobbyError(_("This lobby is closed: the game has started or was abandoned."))
-        return Outcome(reply=await self.lobby_message(game_id), game=game_id)
-
-    async def add_ai(self, user: User, *, channel: int, level: str = "basic") -> Outcome:
-        """The host fills a lobby seat with a computer player; the reply is the lobby message."""
-        row = await self.storage.open_game(channel)
-        if row is None or row.status != "lobby":
-            raise LobbyError(_("Computer players join a lobby: open one with `/citta new` first."))
-        if user.id != row.host:
-            raise NotAllowed(_("Only the host can add a computer player."))
-        if level not in levels():
-            raise LobbyError(_("The computer levels are {levels}.", levels=", ".join(levels())))
-        async with self.game_lock(row.id):
-            return await self._add_ai(row, user, level)
-
-    async def _add_ai(self, row: GameRow, user: User, level: str) -> Outcome:
-        row = await self._lobby_row(row.id, user.id)
-        seats = await self.storage.seats(row.id)
-        k = 1 + sum(1 for s in seats if s.computer)
-        limit = row.players_wanted or MAX_PLAYERS
-        result = await self.storage.join_lobby(row.id, -k, f"Computer {k}", limit, self.now(), ai_level=level)
-        if result == "full":
-            raise LobbyError(
-                _n("The game is full ({count} player).", "The game is full ({count} players).", limit)
-            )
-        if result != "joined":
-            raise LobbyError(_("This lobby is closed: the game has started or was abandoned."))
-        seats = await self.storage.seats(row.id)
-        name, shown = f"Computer {k}", _(level)
-        if row.players_wanted and len(seats) >= row.players_wanted:
-            started = await self._start(row, seats, user.id)
-            begins = _("🤖 {name} ({level}) joins; the game begins.", name=name, level=shown)
-            return replace(started, reply=Message(begins, ephemeral=True))
-        lobby = await self.lobby_message(row.id)
-        joined = _("🤖 {name} ({level}) joins the lobby.", name=name, level=shown)
-        return await self._told(row, Outcome(Message(joined, ephemeral=True), lobby, game=row.id))
-
-    async def start(self, game_id: int, user: User) -> Outcome:
-        """The host starts the game: seats are fixed, a secret seed drawn, the first move asked."""
-        async with self.game_lock(game_id):
-            row = await self._lobby_row(game_id, user.id)
-            if user.id != row.host:
-                raise NotAllowed(_("Only the host can start the game."))
-            seats = await self.storage.seats(game_id)
-            if len(seats) < MIN_PLAYERS:
-                raise LobbyError(
-                    _("At least {count} players are needed; invite someone to press Join.", count=MIN_PLAYERS)
-                )
-            return await self._start(row, seats, user.id)
-
-    async def _start(self, row: GameRow, seats: list[SeatRow], user_id: int) -> Outcome:
-        """Start the game and store its announcement; the computer players move afterwards
-        (`advance`). Another process that changed the lobby first is reported as it is."""
-        names = unique_names([s.name for s in seats])
-        seed = self.seeds()
-        game = Game.new(names, seed=seed, setup=row.setup)  # type: ignore[arg-type]
-        lit = summary.highlight(game.setup_events)
-        humans = [s.user_id for s in seats if not s.computer]
-        with i18n.speaking(row.settings.language):  # the start post is public
-            order = ", ".join(
-                _("{who} as {name}", who=who(s), name=n) for s, n in zip(seats, names, strict=True)
-            )
-            text = _("**La Città** game {game} begins ({setup}): {order}.", game=row.id,
-                     setup=_(SETUPS[row.setup]), order=order)  # fmt: skip
-            setup = summary.summary_line(game.setup_events, words=i18n.current())
-            announcement = await self._announce(row.id, 0, game, seats, f"{text}\n{setup}", lit, setup)
-        announcement = replace(announcement, mentions=tuple(dict.fromkeys([*announcement.mentions, *humans])))
-        outcome = Outcome(reply=Message(""), announcement=announcement, game=row.id)
-        ids = await self.storage.start_game(
-            row.id, users=[s.user_id for s in seats], seed=seed, record=game.record().model_dump(mode="json"),
-            snapshot=game.snapshot(), highlight=lit, now=self.now(), clocks=self._clocks(row, game, seats),
-            posts=[Post(row.channel, outcome=outcome)],
+async def new_game(
+    ctx: Context, user: User, *, channel: int, guild: int | None = None, setup: str = "beginner",
+    players: int | None = None, language: str | None = None,
+) -> Message:  # fmt: skip
+    """Open a lobby in the channel, with the user as host; the message has Join/Leave/Start.
+    ``language`` is the game's (its posts and pictures): the server's, say; English when
+    we do not speak it."""
+    if setup not in ("beginner", "experienced"):
+        raise LobbyError(_("The setup is 'beginner' or 'experienced'."))
+    if players is not None and not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise LobbyError(_("La Città is for {low} to {high} players.", low=MIN_PLAYERS, high=MAX_PLAYERS))
+    try:
+        game_id = await ctx.storage.games.create_lobby(
+            guild=guild, channel=channel, host=user.id, host_name=clean_name(user.name), setup=setup,
+            players_wanted=players, now=ctx.now(),
         )  # fmt: skip
-        if ids is None:
-            await self._lobby_row(row.id, user_id)  # it started meanwhile, or was closed: say so
-            raise LobbyError(
-                _("The players changed at that moment; look at the lobby again and press Start.")
+    except ChannelBusy:
+        raise LobbyError(
+            _(
+                "This channel already has a game. Finish it (or `/citta abandon` it) first, "
+                "or start one in another channel."
             )
-        return replace(outcome, reply=await self.lobby_message(row.id)).stored(ids)
+        ) from None
+    row = await ctx.storage.games.game(game_id)
+    if row is not None and row.settings.language != i18n.choose(language):
+        await ctx.storage.games.set_settings(game_id, replace(row.settings, language=i18n.choose(language)))
+    return await lobby_message(ctx, game_id)
+
+
+async def lobby_message(ctx: Context, game_id: int) -> Message:
+    """The lobby message (a channel post, in the game's language): who is in, and the
+    Join / Leave / Start buttons."""
+    row = await ctx.storage.games.game(game_id)
+    if row is None:
+        raise NoGame(_("There is no such game."))
+    seats = await ctx.storage.games.seats(game_id)
+    with i18n.speaking(row.settings.language):
+        return lobby_text(row, seats)
+
+
+async def _lobby_row(ctx: Context, game_id: int, user_id: int | None = None) -> GameRow:
+    """The lobby; LobbyError saying what became of it (and of the user) when it is no lobby."""
+    row = await ctx.storage.games.game(game_id)
+    if row is None:
+        raise NoGame(_("There is no such game."))
+    if row.status == "lobby":
+        return row
+    if row.status == "abandoned":
+        raise LobbyError(_("This lobby was closed; `/citta new` opens a new one."))
+    seats = await ctx.storage.games.seats(game_id)
+    mine = next((s for s in seats if s.user_id == user_id), None)
+    if mine is not None:
+        raise LobbyError(
+            _("The game has already started, and you are in it (seat {seat}).", seat=mine.seat + 1)
+        )
+    raise LobbyError(_("The game has already started without you; `/citta new` opens another one."))
+
+
+async def join(ctx: Context, game_id: int, user: User) -> Outcome:
+    """Join a lobby. The reply is the updated lobby message (to edit in place).
+
+    Lobby changes of one game happen one at a time; a Join that finds the game started
+    (by a simultaneous press) says whether the presser is in it."""
+    async with ctx.game_lock(game_id):
+        return await _join(ctx, game_id, user)
+
+
+async def _join(ctx: Context, game_id: int, user: User) -> Outcome:
+    row = await _lobby_row(ctx, game_id, user.id)
+    limit = row.players_wanted or MAX_PLAYERS
+    result = await ctx.storage.games.join_lobby(game_id, user.id, clean_name(user.name), limit, ctx.now())
+    if result == "already":
+        raise LobbyError(_("You are already in this game."))
+    if result == "full":
+        raise LobbyError(
+            _n("The game is full ({count} player).", "The game is full ({count} players).", limit)
+        )
+    if result == "closed":
+        await _lobby_row(ctx, game_id, user.id)  # raises, saying what became of the lobby
+        raise LobbyError(_("This lobby is closed."))
+    seats = await ctx.storage.games.seats(game_id)
+    if row.players_wanted and len(seats) >= row.players_wanted:
+        return await _start(ctx, row, seats, user.id)
+    return Outcome(reply=await lobby_message(ctx, game_id), game=game_id)
+
+
+async def leave(ctx: Context, game_id: int, user: User) -> Outcome:
+    """Leave a lobby (a leaving host hands the lobby to the next player; empty lobbies close)."""
+    async with ctx.game_lock(game_id):
+        return await _leave(ctx, game_id, user)
+
+
+async def _leave(ctx: Context, game_id: int, user: User) -> Outcome:
+    await _lobby_row(ctx, game_id, user.id)
+    result, _host = await ctx.storage.games.leave_lobby(game_id, user.id, ctx.now())
+    if result == "not_in":
+        raise LobbyError(_("You are not in this game."))
+    if result == "closed":
+        raise LobbyError(_("This lobby is closed: the game has started or was abandoned."))
+    return Outcome(reply=await lobby_message(ctx, game_id), game=game_id)
+
+
+async def add_ai(ctx: Context, user: User, *, channel: int, level: str = "basic") -> Outcome:
+    """The host fills a lobby seat with a computer player; the reply is the lobby message."""
+    row = await ctx.storage.games.open_game(channel)
+    if row is None or row.status != "lobby":
+        raise LobbyError(_("Computer players join a lobby: open one with `/citta new` first."))
+    if user.id != row.host:
+        raise NotAllowed(_("Only the host can add a computer player."))
+    if level not in levels():
+        raise LobbyError(_("The computer levels are {levels}.", levels=", ".join(levels())))
+    async with ctx.game_lock(row.id):
+        return await _add_ai(ctx, row, user, level)
+
+
+async def _add_ai(ctx: Context, row: GameRow, user: User, level: str) -> Outcome:
+    row = await _lobby_row(ctx, row.id, user.id)
+    seats = await ctx.storage.games.seats(row.id)
+    k = 1 + sum(1 for s in seats if s.computer)
+    limit = row.players_wanted or MAX_PLAYERS
+    result = await ctx.storage.games.join_lobby(row.id, -k, f"Computer {k}", limit, ctx.now(), ai_level=level)
+    if result == "full":
+        raise LobbyError(
+            _n("The game is full ({count} player).", "The game is full ({count} players).", limit)
+        )
+    if result != "joined":
+        raise LobbyError(_("This lobby is closed: the game has started or was abandoned."))
+    seats = await ctx.storage.games.seats(row.id)
+    name, shown = f"Computer {k}", _(level)
+    if row.players_wanted and len(seats) >= row.players_wanted:
+        started = await _start(ctx, row, seats, user.id)
+        begins = _("🤖 {name} ({level}) joins; the game begins.", name=name, level=shown)
+        return replace(started, reply=Message(begins, ephemeral=True))
+    lobby = await lobby_message(ctx, row.id)
+    joined = _("🤖 {name} ({level}) joins the lobby.", name=name, level=shown)
+    return await told(ctx, row, Outcome(Message(joined, ephemeral=True), lobby, game=row.id))
+
+
+async def start(ctx: Context, game_id: int, user: User) -> Outcome:
+    """The host starts the game: seats are fixed, a secret seed drawn, the first move asked."""
+    async with ctx.game_lock(game_id):
+        row = await _lobby_row(ctx, game_id, user.id)
+        if user.id != row.host:
+            raise NotAllowed(_("Only the host can start the game."))
+        seats = await ctx.storage.games.seats(game_id)
+        if len(seats) < MIN_PLAYERS:
+            raise LobbyError(
+                _("At least {count} players are needed; invite someone to press Join.", count=MIN_PLAYERS)
+            )
+        return await _start(ctx, row, seats, user.id)
+
+
+async def _start(ctx: Context, row: GameRow, seats: list[SeatRow], user_id: int) -> Outcome:
+    """Start the game and store its announcement; the computer players move afterwards
+    (`advance`). Another process that changed the lobby first is reported as it is."""
+    names = unique_names([s.name for s in seats])
+    seed = ctx.seeds()
+    game = Game.new(names, seed=seed, setup=row.setup)  # type: ignore[arg-type]
+    lit = summary.highlight(game.setup_events)
+    humans = [s.user_id for s in seats if not s.computer]
+    with i18n.speaking(row.settings.language):  # the start post is public
+        order = ", ".join(_("{who} as {name}", who=who(s), name=n) for s, n in zip(seats, names, strict=True))
+        text = _("**La Città** game {game} begins ({setup}): {order}.", game=row.id,
+                 setup=_(SETUPS[row.setup]), order=order)  # fmt: skip
+        setup = summary.summary_line(game.setup_events, words=i18n.current())
+        announcement = await announce(ctx, row.id, 0, game, seats, f"{text}\n{setup}", lit, setup)
+    announcement = replace(announcement, mentions=tuple(dict.fromkeys([*announcement.mentions, *humans])))
+    outcome = Outcome(reply=Message(""), announcement=announcement, game=row.id)
+    ids = await ctx.storage.games.start_game(
+        row.id, users=[s.user_id for s in seats], seed=seed, record=game.record().model_dump(mode="json"),
+        snapshot=game.snapshot(), highlight=lit, now=ctx.now(), clocks=fresh_clocks(ctx, row, game, seats),
+        posts=[Post(row.channel, outcome=outcome)],
+    )  # fmt: skip
+    if ids is None:
+        await _lobby_row(ctx, row.id, user_id)  # it started meanwhile, or was closed: say so
+        raise LobbyError(_("The players changed at that moment; look at the lobby again and press Start."))
+    return replace(outcome, reply=await lobby_message(ctx, row.id)).stored(ids)
 
 
 def lobby_text(row: GameRow, seats: list[SeatRow]) -> Message:

@@ -17,10 +17,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import i18n
-from bot.errors import NotAllowed
-from bot.results import Button, Message, Option, Select, custom_id, step_id
+from bot.errors import CittaError
+from bot.ids import custom_id, step_id
+from bot.results import Button, Message, Option, Select
 from bot.service import summary
-from bot.service.base import ServiceBase
+from bot.service.admission import whose
+from bot.service.context import Context
+from bot.service.lookup import game_row
 from engine import Action, Game
 from engine.cities import city_at
 from engine.describe import describe
@@ -179,7 +182,7 @@ def panel_message(game: Game, game_id: int, version: int, seat: int, path: Seque
             _("**Play `{move}`?**", move=at.move),
             text.split(" — ", 1)[1] if " — " in text else "",
         ]
-        if warning := summary.waste_warning(game, at.move):
+        if warning := summary.waste_warning(game, seat, at.move):
             body.append(warning)
         confirm_id = custom_id(game_id, version, seat, "confirm", str(at.move))
         confirm = Button(_cut(_("✅ Play {move}", move=at.move), 80), confirm_id, "success")
@@ -222,39 +225,44 @@ def panel_message(game: Game, game_id: int, version: int, seat: int, path: Seque
     )
 
 
-class PanelMixin(ServiceBase):
-    """The panel of a player's pending decision, one step at a time."""
+async def my_panel(ctx: Context, user_id: int, channel: int) -> Message:
+    """``/citta panel``: the user's panel in this channel's game."""
+    row = await game_row(ctx, channel, None)
+    return await panel(ctx, user_id, row.id)
 
-    async def my_panel(self, user_id: int, channel: int) -> Message:
-        """``/citta panel``: the user's panel in this channel's game."""
-        row = await self._game_row(channel, None)
-        return await self.panel(user_id, row.id)
 
-    async def panel(
-        self,
-        user_id: int,
-        game_id: int,
-        *,
-        based_on: int | None = None,
-        seat: int | None = None,
-        path: Sequence[str] = (),
-        page: int = 0,
-        note: str = "",
-    ) -> Message:
-        """The user's panel at ``path``. A panel made at an older version (``based_on``) is
-        replaced by a fresh one that says so."""
-        row = await self._game_row(None, game_id)
-        me, seats = await self._seat_of(row, user_id)
-        if seat is not None and me.seat != seat:
-            owner = next((s.name for s in seats if s.seat == seat), _("another player"))
-            raise NotAllowed(_("This panel is for {owner}.", owner=owner))
-        if based_on is not None and based_on != row.version:
-            note = note or _("🔄 The game moved on since this panel was made: here is a fresh one.")
-            path, page = (), 0
-        game = self.positions.look(row)
-        msg = panel_message(game, row.id, row.version, me.seat, path, page, note)
-        if not game.legal_moves(me.seat):
-            users = {s.seat: s.user_id for s in seats}
-            waiting = summary.next_line(game, users)[0]
-            msg = msg.with_text(f"{msg.text}\n{waiting}".strip())
-        return msg
+async def panel(
+    ctx: Context,
+    user_id: int,
+    game_id: int,
+    *,
+    based_on: int | None = None,
+    seat: int | None = None,
+    path: Sequence[str] = (),
+    page: int = 0,
+    note: str = "",
+) -> Message:
+    """The user's panel at ``path``. A panel made at an older version (``based_on``) is
+    replaced by a fresh one that says so."""
+    row = await game_row(ctx, None, game_id)
+    seats = await ctx.storage.games.seats(row.id)
+    me = whose(seats, seat, user_id)
+    if based_on is not None and based_on != row.version:
+        note = note or _("🔄 The game moved on since this panel was made: here is a fresh one.")
+        path, page = (), 0
+    game = ctx.positions.look(row)
+    msg = panel_message(game, row.id, row.version, me.seat, path, page, note)
+    if not game.legal_moves(me.seat):
+        users = {s.seat: s.user_id for s in seats}
+        waiting = summary.next_line(game, users)[0]
+        msg = msg.with_text(f"{msg.text}\n{waiting}".strip())
+    return msg
+
+
+async def panel_or(ctx: Context, user_id: int, game_id: int, note: str) -> Message:
+    """A fresh panel headed by ``note`` (what became of the move just confirmed), or ``note`` alone
+    when there is none (the game is over…)."""
+    try:
+        return await panel(ctx, user_id, game_id, note=note)
+    except CittaError as e:
+        return Message(f"{note}\n{e}", ephemeral=True)

@@ -8,6 +8,7 @@ reader their names, `NAMES`). What a topic says about playing on Discord is kept
 
 from __future__ import annotations
 
+from bot.results import Message
 from i18n import N_, _
 
 TOPICS: dict[str, str] = {
@@ -100,3 +101,8 @@ def rules_text(topic: str | None) -> str:
         return body
     others = ", ".join(_(NAMES[t]) for t in TOPICS if t != "overview")
     return body + "\n" + _("More: `/citta rules` with {topics}.", topics=others)
+
+
+def rules_message(topic: str | None = None) -> Message:
+    """``/citta rules``: the short help on ``topic`` (the overview by default), privately."""
+    return Message(rules_text(topic), ephemeral=True)

@@ -10,11 +10,12 @@ import re
 from collections.abc import Iterable, Sequence
 
 import i18n
-from bot.results import Button, custom_id
+from bot.ids import custom_id
+from bot.results import Button
 from engine import Action, Event, Game, View
-from engine.cities import area_map, city_at, hex_food, room
+from engine.cities import area_map, city_at, hex_food
 from engine.describe import describe
-from engine.words import Words
+from engine.words import Words, tell
 from i18n import N_, _, _n, either
 
 SUMMARY_LIMIT = 1500
@@ -245,20 +246,11 @@ def standings(view: View) -> str:
     return head + "\n" + "\n".join(lines)
 
 
-def waste_warning(game: Game, action: Action) -> str | None:
-    """A warning for a legal move that wastes something (rules §5.5 Golden Times)."""
-    if action.verb != "golden" or action.hex is None or action.n is None:
+def waste_warning(game: Game, seat: int, action: Action) -> str | None:
+    """What the legal move ``action`` of ``seat`` wastes (the engine's word: `engine.Game.wastes`) and
+    what the player can do, in the current language; None when it wastes nothing."""
+    waste = game.wastes(seat, action)
+    if waste is None:
         return None
-    city = city_at(game.state, action.hex)
-    if city is None:
-        return None
-    fits = min(action.n, room(city), game.state.supply_citizens)
-    if fits >= action.n:
-        return None
-    return _n(
-        "⚠️ Only {fits} of the {count} citizen fit in {city} (its limit), but you pay for {count}. "
-        "Press the button to play `{move}` anyway, or choose another move.",
-        "⚠️ Only {fits} of the {count} citizens fit in {city} (its limit), but you pay for {count}. "
-        "Press the button to play `{move}` anyway, or choose another move.",
-        action.n, fits=fits, city=city.name, move=str(action),
-    )  # fmt: skip
+    return _("⚠️ {waste} Press the button to play `{move}` anyway, or choose another move.",
+             waste=tell(i18n.current(), waste), move=str(action))  # fmt: skip

@@ -3,32 +3,29 @@
 A player may take back their own last move when nobody has moved since (the bot's answers
 for its seats in the same batch are taken back with it) and nothing hidden became known (a
 politics card drawn to refill the row, a poll, a pass draw, the voice). The host may take
-back anyone's last move, one batch at a time, but never past such a reveal. The game is
-rebuilt by replaying its record without those moves; the version still goes up, so buttons
-made before the undo stay stale.
+back anyone's last move, one batch at a time, but never past such a reveal. The engine takes
+the moves back (`engine.Game.take_back`: the record replayed without them, refused past a
+reveal); the version still goes up, so buttons made before the undo stay stale.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 
 import i18n
 from bot.errors import AlreadyMade, NoGame, NotAllowed, NotSeated
 from bot.results import Message, Outcome, Post
 from bot.service import summary
-from bot.service.base import log
-from bot.service.commit import CommitMixin
+from bot.service.commit import announce, fresh_clocks
+from bot.service.context import Context
+from bot.service.lookup import game_row
+from bot.service.positions import restore
 from bot.storage.rows import MoveRow
-from engine import Game
-from i18n import N_, _, _n
+from engine import IrreversibleMove
+from i18n import _, _n
 
-REVEALS = {
-    "refill": N_("a politics card came into the row"),
-    "poll": N_("the people were polled"),
-    "pass": N_("a politics card was drawn"),
-    "tally": N_("the voice of the people was revealed"),
-    "voice": N_("a new voice card was turned up"),
-}
+log = logging.getLogger(__name__)
 
 
 def last_batch(moves: list[MoveRow]) -> list[MoveRow]:
@@ -44,84 +41,73 @@ def last_batch(moves: list[MoveRow]) -> list[MoveRow]:
     return moves[k:]
 
 
-def revealed(batch: list[MoveRow]) -> str | None:
-    """What the batch revealed, in words (the current language); None when nothing."""
-    if not any(m.reveals for m in batch):
-        return None
-    kinds = [k for m in batch for k, _text in (m.events or [])]
-    return next((_(REVEALS[k]) for k in kinds if k in REVEALS), _("something hidden became known"))
+async def undo(
+    ctx: Context, user_id: int, *, channel: int, can_manage: bool = False, based_on: int | None = None
+) -> Outcome:
+    """Take back the last move (see the module docstring); the table is told.
+
+    ``based_on`` is the game version the request was made at (by default: when it arrived),
+    so that a second copy of the same request takes nothing more back."""
+    first = await game_row(ctx, channel, None)
+    async with ctx.game_lock(first.id):
+        return await _undo(
+            ctx, user_id, first.id, can_manage, first.version if based_on is None else based_on
+        )
 
 
-class UndoMixin(CommitMixin):
-    """`/citta undo`."""
-
-    async def undo(
-        self, user_id: int, *, channel: int, can_manage: bool = False, based_on: int | None = None
-    ) -> Outcome:
-        """Take back the last move (see the module docstring); the table is told.
-
-        ``based_on`` is the game version the request was made at (by default: when it arrived),
-        so that a second copy of the same request takes nothing more back."""
-        first = await self._game_row(channel, None)
-        async with self.game_lock(first.id):
-            return await self._undo(
-                user_id, first.id, can_manage, first.version if based_on is None else based_on
+async def _undo(ctx: Context, user_id: int, game_id: int, can_manage: bool, based_on: int) -> Outcome:
+    row = await game_row(ctx, None, game_id)
+    if row.version != based_on:
+        if await ctx.storage.games.moves_after(row.id, based_on):
+            raise AlreadyMade(_("The game changed while your request waited: look at it again, and undo "
+                                "again if you still want to."))  # fmt: skip
+        raise AlreadyMade(_("That move was already taken back."))
+    seats = await ctx.storage.games.seats(row.id)
+    me = next((s for s in seats if s.user_id == user_id), None)
+    host = user_id == row.host or can_manage
+    if me is None and not host:
+        raise NotSeated(_("You are not playing in this game."))
+    batch = last_batch(await ctx.storage.games.moves(row.id))
+    if not batch:
+        raise NoGame(_("No move has been made yet."))
+    first = batch[0]
+    if first.auto:
+        raise NotAllowed(_("The last move was made by the bot (a computer player or a deadline); "
+                           "it cannot be taken back."))  # fmt: skip
+    if not host and (me is None or first.seat != me.seat):
+        raise NotAllowed(
+            _(
+                "Only your own last move can be taken back, and only while nobody has moved since; "
+                "anything else needs the host."
             )
-
-    async def _undo(self, user_id: int, game_id: int, can_manage: bool, based_on: int) -> Outcome:
-        row = await self._game_row(None, game_id)
-        if row.version != based_on:
-            if await self.storage.moves_after(row.id, based_on):
-                raise AlreadyMade(_("The game changed while your request waited: look at it again, and undo "
-                                    "again if you still want to."))  # fmt: skip
-            raise AlreadyMade(_("That move was already taken back."))
-        seats = await self.storage.seats(row.id)
-        me = next((s for s in seats if s.user_id == user_id), None)
-        host = user_id == row.host or can_manage
-        if me is None and not host:
-            raise NotSeated(_("You are not playing in this game."))
-        batch = last_batch(await self.storage.moves(row.id))
-        if not batch:
-            raise NoGame(_("No move has been made yet."))
-        first = batch[0]
-        if first.auto:
-            raise NotAllowed(_("The last move was made by the bot (a computer player or a deadline); "
-                               "it cannot be taken back."))  # fmt: skip
-        if not host and (me is None or first.seat != me.seat):
-            raise NotAllowed(
-                _(
-                    "Only your own last move can be taken back, and only while nobody has moved since; "
-                    "anything else needs the host."
-                )
-            )
-        if (why := revealed(batch)) is not None:
-            raise NotAllowed(_("`{move}` cannot be taken back: {why}.", move=first.text, why=why))
-        assert row.record is not None
-        record = {**row.record, "moves": row.record["moves"][: -len(batch)]}
-        game = await asyncio.to_thread(Game.replay, record)
-        names = {s.seat: s.name for s in seats}
-        by = me.name if me is not None else f"<@{user_id}>"
-        with i18n.speaking(row.settings.language):  # the announcement is public
-            extra = "" if len(batch) == 1 else _n(
-                " (and the bot's {count} answer)", " (and the bot's {count} answers)", len(batch) - 1
-            )  # fmt: skip
-            when = summary.when(game.view(None))
-            if me is not None and me.seat == first.seat:
-                body = _("↩️ {by} took back their move `{move}`{extra}. {when}.", by=by, move=first.text,
-                         extra=extra, when=when)  # fmt: skip
-            else:
-                body = _("↩️ {by} took back {name}'s move `{move}`{extra}. {when}.", by=by,
-                         name=names[first.seat], move=first.text, extra=extra, when=when)  # fmt: skip
-            announcement = await self._announce(row.id, row.version + 1, game, seats, body, [])
-        taken = _("Taken back: `{move}`.", move=first.text)
-        outcome = Outcome(Message(taken, ephemeral=True), announcement, game=row.id)
-        ids = await self.storage.commit_moves(
-            row.id, based_on=row.version, moves=[], record=game.record().model_dump(mode="json"),
-            snapshot=game.snapshot(), status="active", highlight=[], secrets=[], now=self.now(),
-            clocks=self._clocks(row, game, seats), restart={first.seat}, undo=[m.number for m in batch],
-            posts=[Post(row.channel, outcome=outcome)],
+        )
+    try:
+        game = await asyncio.to_thread(restore(row).take_back, len(batch))
+    except IrreversibleMove as e:
+        raise NotAllowed(e.told(i18n.current())) from None
+    names = {s.seat: s.name for s in seats}
+    by = me.name if me is not None else f"<@{user_id}>"
+    with i18n.speaking(row.settings.language):  # the announcement is public
+        extra = "" if len(batch) == 1 else _n(
+            " (and the bot's {count} answer)", " (and the bot's {count} answers)", len(batch) - 1
         )  # fmt: skip
-        if ids is None:
-            raise AlreadyMade(_("The game changed while taking the move back; look again and retry."))
-        log.info("game %s: %d move(s) taken back", row.id, len(batch))
-        return outcome.stored(ids)
+        when = summary.when(game.view(None))
+        if me is not None and me.seat == first.seat:
+            body = _("↩️ {by} took back their move `{move}`{extra}. {when}.", by=by, move=first.text,
+                     extra=extra, when=when)  # fmt: skip
+        else:
+            body = _("↩️ {by} took back {name}'s move `{move}`{extra}. {when}.", by=by,
+                     name=names[first.seat], move=first.text, extra=extra, when=when)  # fmt: skip
+        announcement = await announce(ctx, row.id, row.version + 1, game, seats, body, [])
+    taken = _("Taken back: `{move}`.", move=first.text)
+    outcome = Outcome(Message(taken, ephemeral=True), announcement, game=row.id)
+    ids = await ctx.storage.games.commit_moves(
+        row.id, based_on=row.version, moves=[], record=game.record().model_dump(mode="json"),
+        snapshot=game.snapshot(), status="active", highlight=[], secrets=[], now=ctx.now(),
+        clocks=fresh_clocks(ctx, row, game, seats), restart={first.seat}, undo=[m.number for m in batch],
+        posts=[Post(row.channel, outcome=outcome)],
+    )  # fmt: skip
+    if ids is None:
+        raise AlreadyMade(_("The game changed while taking the move back; look again and retry."))
+    log.info("game %s: %d move(s) taken back", row.id, len(batch))
+    return outcome.stored(ids)

@@ -1,11 +1,12 @@
-"""Storage: all SQL of the bot behind one interface (`protocol.StorageProtocol`), with two
-backends beside it — SQLite through aiosqlite (`sqlite`, with its queries of clocks, the
-outbox, the claims and the history in `clocks`, `outbox`, `claims`, `history`) and PostgreSQL
-through asyncpg (`postgres`) — chosen by ``CITTA_DB`` (`backends.open_storage`); which games
-a process works on and the claims it takes when several share a database (`shards`); the rows
-they return (`rows`, built by `convert`), the outbox's payloads (`envelope`), each backend's
-numbered migrations (``migrations/``, ``migrations/postgres/``), and ``python -m
-bot.storage.copy`` to move a SQLite database to PostgreSQL."""
+"""Storage: all SQL of the bot behind one interface (`protocol.StorageProtocol`), made of parts
+— games, players, clocks, the outbox, the claims, the history — with two backends beside it in
+the same shape (`parts`), one module per part: SQLite through aiosqlite (`sqlite`) and
+PostgreSQL through asyncpg (`postgres`), chosen by ``CITTA_DB`` (`backends.open_storage`). The
+SQL both dialects write alike is written once (`queries`); which games a process works on and
+the claims it takes when several share a database (`shards`); the rows they return (`rows`,
+built by `convert`), the outbox's payloads (`envelope`), each backend's numbered migrations
+(`schema`: ``migrations/``, ``migrations/postgres/``), and ``python -m bot.storage.copy`` to
+move a SQLite database to PostgreSQL."""
 
 from __future__ import annotations
 

@@ -69,19 +69,17 @@ class Report:
 async def _source_rows(source: Storage) -> dict[str, tuple[list[str], list[tuple[Any, ...]]]]:
     """Every table's columns and rows, read in one SQLite transaction (a consistent snapshot)."""
     tables: dict[str, tuple[list[str], list[tuple[Any, ...]]]] = {}
-    async with source._lock:
-        await source.db.execute("BEGIN")
+    async with source.db.locked() as db:
+        await db.execute("BEGIN")
         try:
             for table, order in ORDER.items():
-                async with source.db.execute(f"PRAGMA table_info({table})") as cur:
+                async with db.execute(f"PRAGMA table_info({table})") as cur:
                     columns = [r[1] for r in await cur.fetchall()]
                 listing = ", ".join(columns)
-                async with source.db.execute(
-                    f"SELECT {listing} FROM {table} ORDER BY {', '.join(order)}"
-                ) as cur:
+                async with db.execute(f"SELECT {listing} FROM {table} ORDER BY {', '.join(order)}") as cur:
                     tables[table] = columns, [tuple(r) for r in await cur.fetchall()]
         finally:
-            await source.db.execute("COMMIT")
+            await db.execute("COMMIT")
     return tables
 
 
@@ -187,7 +185,7 @@ async def copy_database(source_path: Path, url: str) -> Report:
         await source.close()
     store = await PostgresStorage.open(url)
     try:
-        async with store._transaction() as conn:
+        async with store.db.transaction() as conn:
             held = {t: await conn.fetchval(f"SELECT COUNT(*) FROM {t}") for t in ORDER}
             if any(held.values()):
                 listed = ", ".join(f"{n} {t}" for t, n in held.items() if n)

@@ -1,25 +1,30 @@
-"""The storage interface: every query the service layer and the delivery make, as a `Protocol`
-that both backends implement (SQLite in `bot.storage.sqlite`, PostgreSQL in
-`bot.storage.postgres`); `bot.storage.open_storage` picks one from ``CITTA_DB``.
+"""The storage interface: every query the service layer and the delivery make, by part — the
+games (`GamesProtocol`), the players (`PlayersProtocol`), the clocks (`ClocksProtocol`), the
+outbox (`OutboxProtocol`), the claims (`ClaimsProtocol`), the history (`HistoryProtocol`) —
+gathered in `StorageProtocol`, which both backends implement (SQLite in `bot.storage.sqlite`,
+PostgreSQL in `bot.storage.postgres`); `bot.storage.open_storage` picks one from ``CITTA_DB``.
 
 The contract, common to both:
 
 - **One change at a time per game.** A change to a running game is stored only if the game is
-  still at the version it was based on (`commit_moves`, `start_game`): of two commits based on
-  the same version exactly one is stored, the other changes nothing and gets None, also when
-  they come from two processes at once. A lobby's seats change one request at a time.
+  still at the version it was based on (`games.commit_moves`, `games.start_game`): of two
+  commits based on the same version exactly one is stored, the other changes nothing and gets
+  None, also when they come from two processes at once. A lobby's seats change one request at a
+  time.
 - **Announcements with their change.** The posts passed with a change are stored in the same
   transaction (the outbox) and get increasing ids; within one channel the ids follow the order
   in which the transactions were committed, so a channel's posts are sent in id order and a
-  post is never overtaken by one stored after it (ids may have gaps).
+  post is never overtaken by one stored after it (ids may have gaps). Once such a transaction
+  is committed, the storage calls `StorageProtocol.on_enqueue`.
 - **Shards and claims** (`bot.storage.shards`). The scans a process makes for its background
-  work (`claim_clocks`, `outbox_heads`, `active_games`, `unreplayed`, and `outbox_unblock`) take
-  the ``shards`` it runs and touch only the games of servers on them (all when None). Work that
-  must be done once is claimed until a time: a game's clock (`claim_clocks`: its deadlines,
-  reminders, stall notice) and a channel's next announcement (`outbox_claim`). A claim takes
-  what is free, expired or already the claimant's; of two claimants at once exactly one gets
-  it, also from two processes. A reminder is stored only if the clocks it is based on are
-  unchanged (`remind`), so it is sent once even if a claim expired meanwhile.
+  work (`clocks.claim`, `outbox.heads`, `games.active_games`, `history.unreplayed`, and
+  `outbox.unblock`) take the ``shards`` it runs and touch only the games of servers on them
+  (all when None). Work that must be done once is claimed until a time: a game's clock
+  (`clocks.claim`: its deadlines, reminders, stall notice) and a channel's next announcement
+  (`outbox.claim`). A claim takes what is free, expired or already the claimant's; of two
+  claimants at once exactly one gets it, also from two processes. A reminder is stored only if
+  the clocks it is based on are unchanged (`clocks.remind`), so it is sent once even if a claim
+  expired meanwhile.
 - Times are whole seconds since the epoch, given by the caller (``now``); nothing here reads a
   clock.
 """
@@ -50,71 +55,45 @@ from bot.storage.shards import Shards
 
 OPEN = ("lobby", "active")
 """The statuses of a game that holds its channel."""
+MISSING = "missing "
+"""How the error of a post waiting for a permission begins (`OutboxProtocol.unblock` finds them)."""
+PARTS = ("games", "players", "clocks", "outbox", "claims", "history")
+"""The parts of a storage, as `StorageProtocol` names them."""
 
 
 class ChannelBusy(Exception):
     """The channel already has a lobby or a running game."""
 
 
-class StorageProtocol(Protocol):
-    """What the bot asks of its database (see the module docstring for the shared contract)."""
-
-    on_enqueue: Callable[[], None] | None
-    """Called when announcements were stored (the bot wakes its delivery task); after the
-    transaction on PostgreSQL, possibly just before its commit on SQLite: the delivery reads
-    again until it finds nothing more."""
-
-    # --- lifecycle ------------------------------------------------------------------
-
-    async def close(self) -> None:
-        """Close the connection (or the pool); the storage cannot be used afterwards."""
-        ...
-
-    async def schema_version(self) -> int:
-        """The number of the last migration applied."""
-        ...
-
-    async def migrate(self, folder: Path = ...) -> int:
-        """Apply the backend's numbered migrations newer than the database, each in its own
-        transaction (once, when several processes start together); the new schema version."""
-        ...
-
-    # --- reading --------------------------------------------------------------------
+class GamesProtocol(Protocol):
+    """Games, their seats, the move log and private notes: lobbies, starts, moves, the channel."""
 
     async def game(self, game_id: int) -> GameRow | None:
         """One game by id, whatever its status."""
-        ...
 
     async def open_game(self, channel: int) -> GameRow | None:
         """The lobby or running game of a channel (at most one: see `create_lobby`)."""
-        ...
 
     async def open_game_with_seats(self, channel: int) -> tuple[GameRow, list[SeatRow]] | None:
         """`open_game` and its `seats`, read together (one round trip: autocomplete asks for both
         at every key a player types)."""
-        ...
 
     async def latest_game(self, channel: int) -> GameRow | None:
         """The open game of a channel, else the last one that was played there (highest id)."""
-        ...
 
     async def paused_games(self, guild: int) -> list[GameRow]:
         """The open games of ``guild`` paused because their channel is gone (deleted, a locked
         thread), oldest first."""
-        ...
 
     async def active_games(self, shards: Shards | None = None) -> list[GameRow]:
         """Every lobby and running game (of servers on ``shards``), by id."""
-        ...
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         """A game's seats in seat order (in a lobby: join order)."""
-        ...
 
     async def moves(self, game_id: int, last: int | None = None) -> list[MoveRow]:
         """The move log in order of move number, undone moves left out (only the ``last`` n
         moves when given)."""
-        ...
 
     async def moved_since(
         self, game_id: int, version: int, seat: int, text: str | None = None
@@ -122,25 +101,18 @@ class StorageProtocol(Protocol):
         """The first move ``seat`` made itself (not one the bot made for it, not undone) after
         the game was at ``version``, and with exactly that ``text`` when given: how a second
         copy of a request learns that its first copy counted."""
-        ...
 
     async def moves_after(self, game_id: int, version: int) -> bool:
         """Whether a move (not taken back) was stored after the game was at ``version``."""
-        ...
 
     async def last_move_of(self, game_id: int, seat: int) -> MoveRow | None:
         """The seat's last move that was not taken back."""
-        ...
 
     async def last_batch_id(self, game_id: int) -> int | None:
         """The batch of the game's last move that was not taken back (None: no move yet)."""
-        ...
 
     async def secrets(self, game_id: int, seat: int, year: int) -> list[Secret]:
         """A seat's private events of one game year, by move, then in the order stored."""
-        ...
-
-    # --- lobby and status -----------------------------------------------------------
 
     async def create_lobby(
         self, *, guild: int | None, channel: int, host: int, host_name: str, setup: str,
@@ -149,7 +121,6 @@ class StorageProtocol(Protocol):
         """A new lobby with its host in seat 0: its id. Raises `ChannelBusy` (storing nothing)
         when the channel already has a lobby or a running game, also against a lobby being
         created at the same moment."""
-        ...
 
     async def join_lobby(
         self, game_id: int, user_id: int, name: str, limit: int, now: int, ai_level: str | None = None
@@ -157,13 +128,11 @@ class StorageProtocol(Protocol):
         """Seat a user (or a computer player) in the next seat of a lobby: ``joined``,
         ``already`` (seated before), ``full`` (``limit`` seats taken) or ``closed`` (not a
         lobby). Joins to one lobby are applied one at a time."""
-        ...
 
     async def leave_lobby(self, game_id: int, user_id: int, now: int) -> tuple[str, int | None]:
         """Unseat a user: ``left``, ``not_in`` or ``closed``, with the (new) host. The seats
         that remain are numbered again from 0; an empty lobby (no human left) is abandoned; a
         leaving host hands over to the next human."""
-        ...
 
     async def start_game(
         self, game_id: int, *, users: list[int], seed: int, record: dict[str, Any],
@@ -174,15 +143,11 @@ class StorageProtocol(Protocol):
         ``posts``, in one transaction: the posts' outbox ids. None, changing nothing, when it is
         no longer a lobby (started or closed meanwhile) or its members are no longer ``users``
         (user ids in seat order): of several starts at once, exactly one succeeds."""
-        ...
 
     async def set_status(
         self, game_id: int, status: str, *, now: int, only_if: tuple[str, ...] = OPEN
     ) -> bool:
         """Change a game's status if it is one of ``only_if``; False (and no change) otherwise."""
-        ...
-
-    # --- moves ----------------------------------------------------------------------
 
     async def commit_moves(
         self, game_id: int, *, based_on: int, moves: list[MoveRow], record: dict[str, Any],
@@ -207,32 +172,35 @@ class StorageProtocol(Protocol):
         those still waited for keep theirs unless in ``restart``); ``placings`` are the results
         of a game these moves end, stored with the ratings of ``guild``.
         """
-        ...
-
-    # --- settings, preferences, clocks, seats ---------------------------------------
 
     async def set_settings(self, game_id: int, settings: GameSettings) -> None:
         """Store a game's settings (`/citta settings`)."""
-        ...
+
+    async def set_blocked(self, game_id: int, missing: str | None) -> bool:
+        """Remember which permissions the table was told are missing; False if it was told already."""
+
+    async def move_game(self, game_id: int, channel: int, now: int) -> int | None:
+        """A paused game goes on in ``channel``, which has no open game: its held and waiting
+        posts go there, due at once, each with a new nonce (how many); the game is no longer
+        paused from ``now``. None, changing nothing: the game is not paused (any more) or
+        ``channel`` has an open game."""
+
+
+class PlayersProtocol(Protocol):
+    """The players: their preferences across games, and their seats' absences and hand-overs."""
 
     async def prefs(self, user_ids: Collection[int]) -> dict[int, Prefs]:
         """The preferences of these users, by user id (defaults for those who set none)."""
-        ...
 
     async def set_prefs(self, prefs: Prefs) -> None:
         """Store (insert or replace) a player's preferences."""
-        ...
 
-    async def clocks(self, game_id: int | None = None) -> list[Clock]:
-        """The clocks of one running game, or of every running game, by game and seat. A clock
-        is the time we began waiting for a seat (plus vacation), and the reminders sent: the
-        deadline and the next reminder are computed from it by the service, so they survive a
-        restart."""
-        ...
+    async def come_back(self, game_id: int, seat: int) -> bool:
+        """Give an absent player their seat back; False if they were not away."""
 
-    async def reset_clocks(self, game_id: int, clocks: list[Clock]) -> None:
-        """Start these seats' clocks afresh (``since``, ``paused``; no reminder sent yet)."""
-        ...
+    async def replace_player(self, game_id: int, seat: int, user_id: int, now: int) -> bool:
+        """Hand a seat to another user (with the host role if the old player had it, and a fresh
+        clock); False if that user already plays in the game or there is no such seat."""
 
     async def set_vacation(
         self, game_id: int, seat: int, *, until: int | None, used: int, year: int | None, shift: int,
@@ -243,44 +211,26 @@ class StorageProtocol(Protocol):
         ``request`` (a request's key, such as the interaction's id, remembered with it); False (no
         change) otherwise, so of two copies of one request only the first applies, whenever the
         second one read the seat."""
-        ...
 
-    async def come_back(self, game_id: int, seat: int) -> bool:
-        """Give an absent player their seat back; False if they were not away."""
-        ...
 
-    async def replace_player(self, game_id: int, seat: int, user_id: int, now: int) -> bool:
-        """Hand a seat to another user (with the host role if the old player had it, and a fresh
-        clock); False if that user already plays in the game or there is no such seat."""
-        ...
+class ClocksProtocol(Protocol):
+    """The seats' clocks: deadlines, reminders, and the claims on a game's clock."""
 
-    # --- claims ---------------------------------------------------------------------
+    async def get(self, game_id: int | None = None) -> list[Clock]:
+        """The clocks of one running game, or of every running game, by game and seat. A clock
+        is the time we began waiting for a seat (plus vacation), and the reminders sent: the
+        deadline and the next reminder are computed from it by the service, so they survive a
+        restart."""
 
-    async def claim_clocks(self, owner: str, now: int, until: int, shards: Shards | None = None) -> list[int]:
+    async def reset(self, game_id: int, clocks: list[Clock]) -> None:
+        """Start these seats' clocks afresh (``since``, ``paused``; no reminder sent yet)."""
+
+    async def claim(self, owner: str, now: int, until: int, shards: Shards | None = None) -> list[int]:
         """Claim for ``owner`` until ``until`` the clocks of the running, unpaused games with
         clocks (of servers on ``shards``) that no other owner holds after ``now``: their ids."""
-        ...
 
-    async def release_clocks(self, owner: str, games: Collection[int]) -> None:
+    async def release(self, owner: str, games: Collection[int]) -> None:
         """Give up ``owner``'s claims on these games' clocks."""
-        ...
-
-    async def release_claims(self, owner: str) -> None:
-        """Give up every claim ``owner`` holds on clocks and pending announcements (it stops); a
-        sent announcement keeps the name of the process that sent it."""
-        ...
-
-    async def take_over(self, slot: str, owner: str) -> None:
-        """Free the claims of earlier owners in ``slot`` (``slot#…``, not ``owner``) on clocks and
-        pending announcements: a process that starts where one died takes its work over at once
-        instead of after the leases."""
-        ...
-
-    # --- the outbox -----------------------------------------------------------------
-
-    async def enqueue(self, game: int | None, posts: Iterable[Post], now: int) -> list[int]:
-        """Store ``posts`` for delivery in a transaction of their own: their outbox ids."""
-        ...
 
     async def remind(
         self, game_id: int, *, reminded: Collection[Clock], stalled: Collection[Clock],
@@ -289,122 +239,137 @@ class StorageProtocol(Protocol):
         """Count a reminder for the ``reminded`` clocks, mark the ``stalled`` ones, and store the
         posts that tell them, in one transaction: the posts' outbox ids. None, storing nothing,
         when one of these clocks is no longer as given (reminded, restarted, paused meanwhile)."""
-        ...
 
-    async def outbox(self, outbox_id: int) -> OutboxRow | None:
+
+class OutboxProtocol(Protocol):
+    """The announcements: stored with their change, sent in order per channel, marked as sent."""
+
+    async def enqueue(self, game: int | None, posts: Iterable[Post], now: int) -> list[int]:
+        """Store ``posts`` for delivery in a transaction of their own: their outbox ids."""
+
+    async def get(self, outbox_id: int) -> OutboxRow | None:
         """One stored announcement."""
-        ...
 
-    async def outbox_heads(self, shards: Shards | None = None) -> list[OutboxRow]:
+    async def heads(self, shards: Shards | None = None) -> list[OutboxRow]:
         """The oldest pending announcement of each channel (due or not, claimed or not) of the
         servers on ``shards``, by id, without its attached file (``image`` None: the delivery
-        task schedules by these; `outbox_claim` reads the file). Not a claim: see `outbox_claim`."""
-        ...
+        task schedules by these; `claim` reads the file). Not a claim: see `claim`."""
 
-    async def outbox_head(self, channel: int) -> OutboxRow | None:
+    async def head(self, channel: int) -> OutboxRow | None:
         """The oldest pending announcement of one channel (the next to send there)."""
-        ...
 
-    async def outbox_claim(self, channel: int, owner: str, now: int, until: int) -> OutboxRow | None:
+    async def claim(self, channel: int, owner: str, now: int, until: int) -> OutboxRow | None:
         """Claim the channel's next announcement (its oldest pending one) for ``owner`` until
         ``until``, if it is due (``next_try``) and not claimed by another owner until after
         ``now``: the row, or None. Never a later post of the channel while that one is pending."""
-        ...
 
-    async def outbox_trying(self, outbox_id: int, now: int) -> None:
+    async def trying(self, outbox_id: int, now: int) -> None:
         """The channel post is about to be sent: one attempt more, tried at ``now``."""
-        ...
 
-    async def outbox_dm_done(self, outbox_id: int, index: int, message_id: int) -> None:
+    async def dm_done(self, outbox_id: int, index: int, message_id: int) -> None:
         """The ``index``-th DM was sent (``message_id``), cannot be delivered (0), or is being
         sent (minus the time); the other DMs' marks are kept."""
-        ...
 
-    async def outbox_sent(self, outbox_id: int, message_id: int | None, now: int) -> bool:
+    async def sent(self, outbox_id: int, message_id: int | None, now: int) -> bool:
         """Delivered: state ``sent``, the attached file dropped, the error cleared, and the
         game's channel no longer marked as lacking a permission; whether another post of the
         channel is pending (the delivery then claims it; else its lane may end)."""
-        ...
 
-    async def prune_outbox(self, before: int) -> int:
+    async def retry(self, outbox_id: int, next_try: int, error: str) -> None:
+        """Not sent this time: due again at ``next_try`` (the channel's later posts wait), and no
+        longer claimed."""
+
+    async def unblock(self, shards: Shards | None = None) -> None:
+        """Permissions changed somewhere: the posts (of servers on ``shards``) waiting for one are
+        due again at once."""
+
+    async def failed(self, outbox_id: int, error: str) -> None:
+        """Discord refused this post for good: state ``failed``, passed over."""
+
+    async def prune(self, before: int) -> int:
         """Forget the posts sent (or refused for good) before ``before`` (epoch seconds), but
         each game's post of its current version (the server's history links to a finished
         game's last post); how many were forgotten. Pending and held posts stay."""
-        ...
-
-    async def outbox_retry(self, outbox_id: int, next_try: int, error: str) -> None:
-        """Not sent this time: due again at ``next_try`` (the channel's later posts wait), and no
-        longer claimed."""
-        ...
-
-    async def outbox_unblock(self, shards: Shards | None = None) -> None:
-        """Permissions changed somewhere: the posts (of servers on ``shards``) waiting for one are
-        due again at once."""
-        ...
-
-    async def outbox_failed(self, outbox_id: int, error: str) -> None:
-        """Discord refused this post for good: state ``failed``, passed over."""
-        ...
 
     async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
         """The channel is gone: its pending posts are held and its open games paused (their ids)."""
-        ...
 
     async def release_channel(self, channel: int, now: int) -> list[int]:
         """The channel can be posted in again (a locked thread unlocked): its held posts are due
         at once and its paused games go on, not paused since ``now`` (their ids)."""
-        ...
 
-    async def move_game(self, game_id: int, channel: int, now: int) -> int | None:
-        """A paused game goes on in ``channel``, which has no open game: its held and waiting
-        posts go there, due at once, each with a new nonce (how many); the game is no longer
-        paused from ``now``. None, changing nothing: the game is not paused (any more) or
-        ``channel`` has an open game."""
-        ...
 
-    async def set_blocked(self, game_id: int, missing: str | None) -> bool:
-        """Remember which permissions the table was told are missing; False if it was told already."""
-        ...
+class ClaimsProtocol(Protocol):
+    """The claims a process holds on clocks and pending announcements, all at once."""
 
-    # --- history --------------------------------------------------------------------
+    async def release(self, owner: str) -> None:
+        """Give up every claim ``owner`` holds on clocks and pending announcements (it stops); a
+        sent announcement keeps the name of the process that sent it."""
+
+    async def take_over(self, slot: str, owner: str) -> None:
+        """Free the claims of earlier owners in ``slot`` (``slot#…``, not ``owner``) on clocks and
+        pending announcements: a process that starts where one died takes its work over at once
+        instead of after the leases."""
+
+
+class HistoryProtocol(Protocol):
+    """A server's history: finished games' placings, ratings, replays, forgetting a player."""
 
     async def ratings(self, guild: int, players: Sequence[str]) -> dict[str, Rating]:
         """The current ratings of ``players`` in ``guild`` (those never rated are left out)."""
-        ...
 
     async def leaderboard(self, guild: int) -> list[Standing]:
         """Every rated player of ``guild``, best first (shown rating, games, then player key in
         code-point order)."""
-        ...
 
     async def results_of(self, guild: int, player: str) -> list[Result]:
         """A player's results in ``guild``, oldest game first."""
-        ...
 
     async def finished_games(self, guild: int, last: int) -> list[Finished]:
         """The ``last`` games finished in ``guild``, newest first, with the final post's message."""
-        ...
 
     async def game_results(self, game_id: int) -> list[Placing]:
         """The placings of a finished game by seat ([] when it has none)."""
-        ...
 
     async def unreplayed(self, shards: Shards | None = None) -> list[int]:
         """The finished, rated games (of servers on ``shards``) whose replay has not been stored
         yet, by id."""
-        ...
 
     async def store_replay(self, game_id: int, posts: Sequence[Post], now: int) -> list[int] | None:
         """Mark the game's replay as made and store its ``posts``, once: None if it was already
         made (by this process or another)."""
-        ...
 
     async def games_to_forget(self, guild: int, user_id: int) -> int:
         """How many of ``guild``'s finished (or abandoned) games the user played in: those
         `forget` would take their name out of."""
-        ...
 
     async def forget(self, guild: int, user_id: int) -> int:
         """Take a player's name out of ``guild``'s finished games and delete their rating: how
         many games they were in (their seats stay, as a former player)."""
-        ...
+
+
+class StorageProtocol(Protocol):
+    """What the bot asks of its database, by part (see the module docstring for the shared
+    contract); each part's methods are its queries, over one connection or pool."""
+
+    games: GamesProtocol
+    players: PlayersProtocol
+    clocks: ClocksProtocol
+    outbox: OutboxProtocol
+    claims: ClaimsProtocol
+    history: HistoryProtocol
+
+    on_enqueue: Callable[[], None] | None
+    """Called once after each committed transaction that stored announcements (or moved them to
+    another channel: `GamesProtocol.move_game`), never for one rolled back or one that stored
+    none: the bot wakes its delivery task, which reads again until it finds nothing more."""
+
+    async def close(self) -> None:
+        """Close the connection (or the pool); the storage cannot be used afterwards."""
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied."""
+
+    async def migrate(self, folder: Path = ...) -> int:
+        """Apply the backend's numbered migrations newer than the database, each in its own
+        transaction (once, when several processes start together); the new schema version."""

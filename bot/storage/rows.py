@@ -202,6 +202,10 @@ class OutboxRow:
 
 FORMER = "a former player"
 """The name a forgotten player has in the history."""
+FORMER_KEY = "former"
+"""The player key of a forgotten player's results."""
+FORMER_SEAT = -100
+"""A forgotten player's seat gets the user id ``FORMER_SEAT - seat`` (no one's: computers have -1 … -4)."""
 MU, SIGMA = 25.0, 25.0 / 3
 """A new player's rating (OpenSkill's defaults): mean and uncertainty."""
 

@@ -23,6 +23,7 @@ from ..board import BOARD
 from ..cities import (
     UNLIMITED,
     city_at,
+    fitting,
     has_all_services,
     hex_food,
     opposing_neighbours,
@@ -341,7 +342,7 @@ def _golden(state: GameState, view: View, seat: int, a: Action, words: Words) ->
     assert a.hex is not None and a.n is not None
     city = city_at(state, a.hex)
     assert city is not None
-    gained = min(a.n, room(city), state.supply_citizens)
+    gained = fitting(state, city, a.n)
     me = view.players[seat]
     need = me.citizens + gained
     if need <= me.food:

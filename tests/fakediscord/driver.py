@@ -143,11 +143,17 @@ class FakeDiscord(FakeWorld):
         stuck = [r for r in stuck if r not in self.allowed]
         if stuck:
             problems.append(f"deferred responses never completed (still 'thinking'): {stuck}")
+        followed = [r for r in self.followups_as_original if r not in self.allowed]
+        if followed:
+            problems.append(
+                f"a deferred response completed by a followup (deprecated; edit @original): {followed}"
+            )
         if problems:
             raise AssertionError("; ".join(problems))
 
     def allow(self, rec: InteractionRecord) -> None:
-        """Let ``check()`` accept that ``rec`` failed or stayed deferred (for tests of exactly that)."""
+        """Let ``check()`` accept that ``rec`` failed, stayed deferred or was completed by a followup (for
+        tests of exactly that)."""
         self.allowed.append(rec)
 
     # --- acting as users -------------------------------------------------------------------------------
@@ -233,6 +239,34 @@ class FakeDiscord(FakeWorld):
         data["values"] = list(values)
         return await self._interact(3, user, message.channel, data, message, wait)
 
+    async def forge(
+        self,
+        user: FakeUser,
+        custom_id: str,
+        *,
+        channel: FakeChannel | None = None,
+        values: list[str] | None = None,
+        wait: bool = True,
+    ) -> InteractionRecord:
+        """Press ``custom_id`` as a modified client could: in ``channel`` (default: the text channel; also a
+        channel of another guild, or the user's DM channel), on a message of the bot that carries the
+        component but was never sent there (with ``values``: a string select picked with them).
+
+        Discord normally rejects a component that is not on the message it names, but its documentation
+        tells apps to validate what an interaction carries themselves; tests use this to check that the
+        bot does. The message is not stored: only the interaction carries it."""
+        where = channel or self.channel
+        if values is None:
+            comp: dict[str, Any] = {"type": 2, "style": 2, "label": "…", "custom_id": custom_id}
+            data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        else:
+            options = [{"label": v, "value": v} for v in values]
+            comp = {"type": 3, "custom_id": custom_id, "options": options, "min_values": 1, "max_values": 1}
+            data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        carrier = FakeMessage(payloads.snowflake(), self.store.seq, where, self.store.bot)
+        carrier.components = [{"type": 1, "components": [comp]}]
+        return await self._interact(3, user, where, data, carrier, wait)
+
     # --- the real bot in a subprocess -------------------------------------------------------------------
 
     async def spawn_bot(self, env: dict[str, str] | None = None, *, log: Path | None = None) -> BotProcess:
@@ -287,6 +321,7 @@ class FakeDiscord(FakeWorld):
             bot_id=self.store.bot.id,
             message_=message,
             guild_locale=self.store.guild_locale,
+            role=self.store.role(channel, user),
         )
         if not self.connected:
             raise FakeDiscordError("no bot is connected to the fake gateway")

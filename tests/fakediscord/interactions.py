@@ -3,6 +3,12 @@
 Discord's rules: an interaction must get its initial response within ``ack_timeout`` (3 s) or it has
 failed (10062 "Unknown interaction" afterwards); only one initial response (40060); the response type
 must suit the interaction type; the first followup after a deferred response becomes that response.
+That last path is deprecated: Discord's "Create Followup Message" says that used right after a
+DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE it "will function as Edit Original Interaction Response for backwards
+compatibility", that "the ephemeral flag will be ignored" there (the defer's is kept), and that apps
+"should use the Edit Original Interaction Response endpoint in this case instead": the fake does what
+Discord does and lists such interactions in ``followups_as_original`` (`driver.FakeDiscord.check` fails
+on them).
 A component interaction's UPDATE_MESSAGE (7), or DEFERRED_UPDATE_MESSAGE (6) then PATCH of @original,
 edits the message the component is on, ephemeral or not, as any edit does (IS_COMPONENTS_V2 can be set,
 not cleared; ``attachments`` lists the kept ones); ``InteractionRecord.updated`` is that message.
@@ -137,6 +143,7 @@ class InteractionApi:
         if rec.response_type == 5 and first and rec.original is not None and rec.original.loading:
             msg = rec.original  # Discord turns the first followup after a defer into the deferred message
             st.apply_edit(msg, {"content": None, "embeds": [], "components": [], **body}, files)
+            self.server.followups_as_original.append(rec)
         else:
             flags = (body.get("flags") or 0) & (EPHEMERAL | COMPONENTS_V2)
             msg = st.create_message(rec.channel, body, files, interaction=rec, flags=flags)

@@ -96,6 +96,8 @@ class FakeGuild:
     name: str
     channel: FakeChannel
     """Its text channel, where games are played."""
+    roles: dict[int, int] = field(default_factory=dict)
+    """The permission bits of each member's own role, by user id (`world.FakeWorld.grant`)."""
 
     def __repr__(self) -> str:
         return f"<FakeGuild {self.id} {self.name!r}>"

@@ -261,10 +261,11 @@ def interaction(
     bot_id: int,
     message_: FakeMessage | None = None,
     guild_locale: str = "en-US",
+    role: int = 0,
 ) -> dict[str, Any]:
     """An INTERACTION_CREATE payload with everything discord.py 2.7 reads; ``app_permissions`` and the
-    member's ``permissions`` are the bot's and the user's in the channel; ``locale`` is the user's
-    client language, ``guild_locale`` the server's."""
+    member's ``permissions`` are the bot's and the user's in the channel (``role``: the permissions of
+    the user's own role there); ``locale`` is the user's client language, ``guild_locale`` the server's."""
     guild_id = channel_.guild_id
     out: dict[str, Any] = {
         "id": str(id),
@@ -286,7 +287,7 @@ def interaction(
         out["guild_id"] = str(guild_id)
         out["guild"] = {"id": str(guild_id), "locale": guild_locale, "features": []}
         out["guild_locale"] = guild_locale
-        out["member"] = member(user_, permissions=perms.in_channel(channel_, user_.id))
+        out["member"] = member(user_, permissions=perms.in_channel(channel_, user_.id, role))
         out["context"] = 0
     else:
         out["user"] = user(user_)

@@ -1,10 +1,11 @@
 """Discord permissions: names to bits, the @everyone role's permissions, and a member's in a channel.
 
 Computed as Discord documents it (docs/topics/Permissions.md, "Permission Overwrites" and "Implicit
-Permissions"), for members with no role but @everyone (the fake gives nobody another role and does not
-special-case the guild owner):
+Permissions"), for members with the @everyone role and at most one role of their own (``role``: its
+permission bits, which `world.FakeWorld.grant` gives, e.g. MANAGE_GUILD; the fake does not special-case
+the guild owner):
 
-- base: the @everyone role's permissions (`EVERYONE`);
+- base: the @everyone role's permissions (`EVERYONE`), with the member's role's added;
 - then the channel's @everyone overwrite, then the member's own overwrite, each deny first, then allow
   (a thread has no overwrites: its parent's apply);
 - without VIEW_CHANNEL a member has no permission at all in the channel;
@@ -63,12 +64,13 @@ EVERYONE = bits(
 )
 
 
-def in_channel(channel: FakeChannel, member_id: int) -> int:
-    """The permissions of member ``member_id`` (with only the @everyone role) in ``channel``."""
+def in_channel(channel: FakeChannel, member_id: int, role: int = 0) -> int:
+    """The permissions of member ``member_id`` (with the @everyone role and the permissions ``role`` of
+    their own role) in ``channel``."""
     if channel.guild_id is None:  # a DM
         return EVERYONE
     source = channel.permission_source
-    value = EVERYONE
+    value = EVERYONE | role
     for target in (channel.guild_id, member_id):
         ow = source.overwrites.get(target)
         if ow is not None:

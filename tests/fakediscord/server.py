@@ -41,6 +41,8 @@ class FakeServer:
         self.requests: list[tuple[str, str]] = []
         self.unknown_routes: list[tuple[str, str]] = []
         self.failed_interactions: list[InteractionRecord] = []
+        self.followups_as_original: list[InteractionRecord] = []
+        """Interactions whose deferred response was completed by a followup (`interactions`: deprecated)."""
         self.error_responses: list[tuple[str, str, int, str]] = []  # (method, path, status, body)
         self.internal_errors: list[str] = []
         self.nonce_window = 300.0  # seconds a nonce sent with enforce_nonce stays unique

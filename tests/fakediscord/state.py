@@ -100,6 +100,11 @@ class Store:
         self.changed()
         return guild
 
+    def role(self, channel: FakeChannel, user: FakeUser) -> int:
+        """The permission bits of ``user``'s own role in ``channel``'s guild (0: none; in a DM: 0)."""
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
+        return 0 if guild is None else guild.roles.get(user.id, 0)
+
     def add_channel(
         self, name: str, recipient: FakeUser | None = None, *, type: int = TEXT, guild_id: int | None = None
     ) -> FakeChannel:

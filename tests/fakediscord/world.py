@@ -3,10 +3,13 @@
 - Guilds: ``add_guild(name, shard=1, shards=2)`` adds a guild (with its text channel) whose id puts it on
   that shard (Discord's formula, `payloads.shard_of`), and sends its GUILD_CREATE to the sessions of that
   shard, as when the bot is added to a server; all members are members of every guild.
+- Roles: ``grant(user, "manage_guild", guild=...)`` gives a member a role with those permissions in a
+  guild (the first guild by default): interactions there carry them in the member's ``permissions``.
 - Permissions: ``deny(channel, "send_messages", ...)`` / ``allow_perms(...)`` / ``reset_perms(channel)``
   set the bot member's permission overwrite on a channel (a thread takes its parent's) and send
   CHANNEL_UPDATE, so discord.py's ``channel.permissions_for(guild.me)`` agrees with what REST enforces.
-- Channels: ``delete_channel`` (CHANNEL_DELETE, or THREAD_DELETE; a channel's threads go with it).
+- Channels: ``add_text_channel(name, guild=...)`` (CHANNEL_CREATE), ``delete_channel`` (CHANNEL_DELETE,
+  or THREAD_DELETE; a channel's threads go with it).
 - Threads: ``add_thread`` (a public thread in the text channel, or a post in the forum channel, created
   on demand; THREAD_CREATE once a bot is connected, else in GUILD_CREATE), ``archive`` / ``unarchive``
   (THREAD_UPDATE; discord.py drops archived threads from its cache and adds them back when unarchived).
@@ -42,11 +45,20 @@ class FakeWorld(FakeServer):
         await self.gateway.dispatch("GUILD_CREATE", self.gateway.guild_create(guild.id), GUILDS)
         return guild
 
-    # --- permissions -----------------------------------------------------------------------------------
+    # --- roles and permissions -------------------------------------------------------------------------
+
+    def grant(self, user: FakeUser, *names: str, guild: FakeGuild | None = None) -> None:
+        """Give ``user`` a role with the permissions ``names`` ("manage_guild", ...) in ``guild`` (default:
+        the first guild), added to what its role had; Discord sends the role's permissions with each of the
+        member's interactions there (the bot reads ``interaction.permissions``)."""
+        target = guild or self.store.guilds[self.store.guild_id]
+        target.roles[user.id] = target.roles.get(user.id, 0) | perms.bits(*names)
+        self.store.changed()
 
     def permissions(self, channel: FakeChannel, user: FakeUser | None = None) -> int:
         """The permission bits of ``user`` (default: the bot) in ``channel``, as the REST routes see them."""
-        return perms.in_channel(channel, (user or self.store.bot).id)
+        who = user or self.store.bot
+        return perms.in_channel(channel, who.id, self.store.role(channel, who))
 
     async def deny(self, channel: FakeChannel, *names: str) -> None:
         """Deny the bot permissions ``names`` ("send_messages", "attach_files", ...) in ``channel``."""
@@ -75,6 +87,13 @@ class FakeWorld(FakeServer):
         await self.gateway.channel_event("CHANNEL_UPDATE", channel)
 
     # --- channels and threads --------------------------------------------------------------------------
+
+    async def add_text_channel(self, name: str, *, guild: FakeGuild | None = None) -> FakeChannel:
+        """A new text channel in ``guild`` (default: the first guild), announced with CHANNEL_CREATE."""
+        channel = self.store.add_channel(name, guild_id=None if guild is None else guild.id)
+        self.store.changed()
+        await self.gateway.channel_event("CHANNEL_CREATE", channel)
+        return channel
 
     async def delete_channel(self, channel: FakeChannel) -> None:
         """Delete ``channel`` (with its threads): REST on it answers 404 10003 "Unknown Channel"."""

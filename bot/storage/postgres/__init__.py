@@ -1,31 +1,42 @@
 """The storage on PostgreSQL through asyncpg (a pool of connections; no libpq): the same
 behaviour as the SQLite storage (`bot.storage.protocol`), the same tables from its own numbered
-migrations (``migrations/postgres/``), split by concern like the SQLite side — games and moves
-(`games`), clocks and preferences (`clocks`), the outbox (`outbox`), the claims (`claims`), the
-history (`history`) on the pool and the schema (`base`).
+migrations (``migrations/postgres/``), in the same parts — games and moves (`games`),
+preferences and seats (`players`), clocks (`clocks`), the outbox (`outbox`), the claims
+(`claims`), the history (`history`) — over one pool (`base`).
 
 Several processes may share the database: every change to a game is serialised by its row
-(the version check of `PostgresStorage.commit_moves`, row locks in the lobby), a channel's
+(the version check of `games.Games.commit_moves`, row locks in the lobby), a channel's
 announcements get their ids in commit order, and clocks and announcements are claimed with
-``FOR UPDATE SKIP LOCKED`` and a lease (`claims`).
+``FOR UPDATE SKIP LOCKED`` and a lease (`clocks`, `outbox`).
 """
 
 from __future__ import annotations
 
-from bot.storage.postgres.base import PG_MIGRATIONS, POOL_SIZE
-from bot.storage.postgres.games import PgGames
+from bot.storage.parts import Parts
+from bot.storage.postgres.base import POOL_SIZE, Database
+from bot.storage.postgres.claims import Claims
+from bot.storage.postgres.clocks import Clocks
+from bot.storage.postgres.games import Games
+from bot.storage.postgres.history import History
+from bot.storage.postgres.outbox import Outbox
+from bot.storage.postgres.players import Players
+from bot.storage.schema import PG_MIGRATIONS
 
 __all__ = ["PG_MIGRATIONS", "PostgresStorage"]
 
 
-class PostgresStorage(PgGames):
-    """The bot's database on PostgreSQL. Open with `PostgresStorage.open(url)`; close with `close()`."""
+class PostgresStorage(Parts[Database]):
+    """The bot's database on PostgreSQL, by part. Open with `PostgresStorage.open(url)`; close with
+    `close()`."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(db, Games(db), Players(db), Clocks(db), Outbox(db), Claims(db), History(db))
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresStorage:
         """Connect to ``url`` (``postgresql://user:password@host:port/database``) and apply any
         migration the database lacks."""
-        store = cls(await cls.connect(url, pool_size=pool_size))
+        store = cls(await Database.connect(url, pool_size=pool_size))
         try:
             await store.migrate()
         except BaseException:

@@ -1,7 +1,9 @@
-"""The connection pool, transactions and migrations of the PostgreSQL storage.
+"""The PostgreSQL storage's connection pool, its transactions and the schema (numbered
+migrations from ``migrations/postgres/``).
 
-Every method borrows a connection from one asyncpg pool for one statement or one transaction;
-nothing holds a connection between calls, so the same database serves several processes.
+Every query borrows a connection from one asyncpg pool for one statement or one transaction;
+nothing holds a connection between calls, so the same database serves several processes. The
+parts' helpers that run inside a transaction another part holds take its connection.
 """
 
 from __future__ import annotations
@@ -13,9 +15,8 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import asyncpg
 
-from bot.storage.sqlite import MIGRATIONS, migration_files
+from bot.storage.schema import PG_MIGRATIONS, VERSION, VERSION_TABLE, migration_files
 
-PG_MIGRATIONS = MIGRATIONS / "postgres"
 POOL_SIZE = 10
 """The connections one process keeps open (a move holds one for its transaction only). All are
 opened at start, as asyncpg does by default: no request waits for a connection to be made, so
@@ -43,6 +44,13 @@ async def many(conn: Connection, sql: str, rows: list[tuple[Any, ...]]) -> None:
         await conn.executemany(sql, rows)
 
 
+async def lock_game(conn: Connection, game_id: int) -> str | None:
+    """Lock the game's row until the transaction ends: its status (None: no such game). Two
+    changes to one game that read before they write, from any process, run one after the other."""
+    status: str | None = await conn.fetchval("SELECT status FROM games WHERE id = $1 FOR UPDATE", game_id)
+    return status
+
+
 async def _keep_session(conn: asyncpg.Connection[asyncpg.Record]) -> None:
     """What a connection goes through when it returns to the pool, beyond asyncpg's own (it
     rolls back a transaction left open): nothing. asyncpg's default sends a reset query
@@ -51,49 +59,52 @@ async def _keep_session(conn: asyncpg.Connection[asyncpg.Record]) -> None:
     event loop's a query (`scripts/bench_load.py`). This storage leaves no session state to
     reset: it sets no session setting, opens no cursor, listens to nothing, takes its advisory
     locks for the transaction (`pg_advisory_xact_lock`) but the migrations' one, which
-    `PgBase.migrate` releases itself."""
+    `Database.migrate` releases itself."""
 
 
-class PgBase:
-    """The pool, its transactions, the schema; the queries are in the subclasses."""
-
-    on_enqueue: Callable[[], None] | None = None
-    """Called after a transaction that stored announcements (the bot wakes its delivery task)."""
+class Database:
+    """The pool the parts share and its transactions; `on_enqueue` is woken after a transaction
+    that stored announcements (`woken`)."""
 
     def __init__(self, pool: asyncpg.Pool[asyncpg.Record]) -> None:
         self.pool = pool
+        self.on_enqueue: Callable[[], None] | None = None
 
     @classmethod
-    async def connect(cls, dsn: str, *, pool_size: int = POOL_SIZE) -> asyncpg.Pool[asyncpg.Record]:
+    async def connect(cls, dsn: str, *, pool_size: int = POOL_SIZE) -> Database:
         """A pool of ``pool_size`` connections to ``dsn`` (a ``postgresql://`` URL), all opened now."""
         pool: asyncpg.Pool[asyncpg.Record] = await asyncpg.create_pool(
             dsn, min_size=pool_size, max_size=pool_size, reset=_keep_session,
             server_settings={"application_name": "citta-bot"},
         )  # fmt: skip
-        return pool
+        return cls(pool)
 
     async def close(self) -> None:
         await self.pool.close()
 
     @contextlib.asynccontextmanager
-    async def _transaction(self) -> AsyncIterator[Connection]:
+    async def transaction(self) -> AsyncIterator[Connection]:
         """A connection in a transaction (READ COMMITTED): committed at the end, rolled back on
         an error. Rows a transaction changes stay locked until it ends."""
         async with self.pool.acquire() as conn, conn.transaction():
             yield conn
 
-    def _woken(self, ids: Collection[int]) -> None:
+    def woken(self, ids: Collection[int]) -> None:
         """Tell the delivery task, once the transaction that stored ``ids`` is committed."""
         if ids and self.on_enqueue is not None:
             self.on_enqueue()
 
-    async def _one(self, sql: str, *args: Any) -> asyncpg.Record | None:
+    async def one(self, sql: str, *args: Any) -> asyncpg.Record | None:
         return await self.pool.fetchrow(sql, *args)
 
-    async def _all(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+    async def all(self, sql: str, *args: Any) -> list[asyncpg.Record]:
         return await self.pool.fetch(sql, *args)
 
-    async def _execute(self, sql: str, *args: Any) -> int:
+    async def value(self, sql: str, *args: Any) -> Any:
+        """The first column of the first row."""
+        return await self.pool.fetchval(sql, *args)
+
+    async def execute(self, sql: str, *args: Any) -> int:
         """Run one statement; the rows it changed."""
         return affected(await self.pool.execute(sql, *args))
 
@@ -105,8 +116,8 @@ class PgBase:
 
     @staticmethod
     async def _schema_version(conn: Connection) -> int:
-        await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-        found = await conn.fetchval("SELECT MAX(version) FROM schema_version")
+        await conn.execute(VERSION_TABLE)
+        found = await conn.fetchval(VERSION)
         return 0 if found is None else int(found)
 
     async def migrate(self, folder: Path = PG_MIGRATIONS) -> int:
@@ -126,3 +137,10 @@ class PgBase:
                 return current
             finally:
                 await conn.execute("SELECT pg_advisory_unlock($1, $2)", *MIGRATION_LOCK)
+
+
+class Part:
+    """A part of the storage: its queries over the shared `Database`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db

@@ -1,50 +1,55 @@
-"""Games, seats, the move log and private notes on PostgreSQL (the twin of `bot.storage.sqlite`).
+"""Games, seats, the move log and private notes on PostgreSQL: lobbies, starts, moves, settings
+and the channel a game is in.
 
-A move is one transaction guarded by the version check: ``UPDATE games … WHERE id = $1 AND
-version = $2 AND status = 'active'``. The update locks the game's row; a second commit based
+A move is one transaction guarded by the version check: ``UPDATE games … WHERE id = $7 AND
+version = $8 AND status = 'active'``. The update locks the game's row; a second commit based
 on the same version, from this process or another, waits for the first to end and then finds
 no row at that version (PostgreSQL checks the condition again on the committed row), so it
-stores nothing. Lobby changes lock the game's row before they read its seats.
+stores nothing. Lobby changes lock the game's row before they read its seats (`lock_game`).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Collection, Sequence
+from dataclasses import asdict
 from typing import Any
 
 import asyncpg
 
 from bot.results import Post
-from bot.storage import convert
-from bot.storage.convert import events_json, told_json
-from bot.storage.postgres.base import affected, many
-from bot.storage.postgres.history import PgHistory
+from bot.storage import convert, queries
+from bot.storage.convert import SETTING_COLUMNS, events_json, told_json
+from bot.storage.postgres.base import Part, affected, lock_game, many
+from bot.storage.postgres.clocks import sync_clocks
+from bot.storage.postgres.history import store_results
+from bot.storage.postgres.outbox import store_posts
 from bot.storage.protocol import OPEN, ChannelBusy
-from bot.storage.rows import Clock, GameRow, MoveRow, Placing, SeatRow, Secret
+from bot.storage.queries import fresh_nonce
+from bot.storage.rows import Clock, GameRow, GameSettings, MoveRow, Placing, SeatRow, Secret
 from bot.storage.shards import Shards, postgres_params
 from bot.storage.shards import postgres_on_shards as on_shards
 
 
-class PgGames(PgHistory):
-    """Queries of games, seats, moves and secrets."""
+class Games(Part):
+    """Queries of games, seats, moves and secrets (see `bot.storage.protocol.GamesProtocol`)."""
 
     # --- reading --------------------------------------------------------------------
 
     async def game(self, game_id: int) -> GameRow | None:
-        row = await self._one("SELECT * FROM games WHERE id = $1", game_id)
+        row = await self.db.one(queries.GAME, game_id)
         return convert.game(row) if row else None
 
     async def open_game(self, channel: int) -> GameRow | None:
         """The lobby or running game of a channel."""
-        row = await self._one(
+        row = await self.db.one(
             "SELECT * FROM games WHERE channel = $1 AND status = ANY($2::text[])", channel, list(OPEN)
         )
         return convert.game(row) if row else None
 
     async def open_game_with_seats(self, channel: int) -> tuple[GameRow, list[SeatRow]] | None:
         """`open_game` and its `seats`, in one statement (each seat a record of the row type)."""
-        row = await self._one(
+        row = await self.db.one(
             "SELECT g.*, ARRAY(SELECT s FROM seats s WHERE s.game = g.id ORDER BY s.seat) AS seat_rows "
             "FROM games g WHERE g.channel = $1 AND g.status = ANY($2::text[])",
             channel, list(OPEN),
@@ -53,7 +58,7 @@ class PgGames(PgHistory):
 
     async def latest_game(self, channel: int) -> GameRow | None:
         """The open game of a channel, else the last one that was played there."""
-        row = await self._one(
+        row = await self.db.one(
             "SELECT * FROM games WHERE channel = $1 ORDER BY status = ANY($2::text[]) DESC, id DESC LIMIT 1",
             channel, list(OPEN),
         )  # fmt: skip
@@ -61,7 +66,7 @@ class PgGames(PgHistory):
 
     async def paused_games(self, guild: int) -> list[GameRow]:
         """The open games of ``guild`` paused because their channel is gone, oldest first."""
-        rows = await self._all(
+        rows = await self.db.all(
             "SELECT * FROM games WHERE guild = $1 AND paused IS NOT NULL AND status = ANY($2::text[]) "
             "ORDER BY id",
             guild, list(OPEN),
@@ -69,19 +74,19 @@ class PgGames(PgHistory):
         return [convert.game(r) for r in rows]
 
     async def active_games(self, shards: Shards | None = None) -> list[GameRow]:
-        rows = await self._all(
+        rows = await self.db.all(
             f"SELECT * FROM games WHERE status = ANY($1::text[]) AND {on_shards('guild', 2)} ORDER BY id",
             list(OPEN), *postgres_params(shards),
         )  # fmt: skip
         return [convert.game(r) for r in rows]
 
     async def seats(self, game_id: int) -> list[SeatRow]:
-        rows = await self._all("SELECT * FROM seats WHERE game = $1 ORDER BY seat", game_id)
+        rows = await self.db.all(queries.SEATS, game_id)
         return [convert.seat(r) for r in rows]
 
     async def moves(self, game_id: int, last: int | None = None) -> list[MoveRow]:
         """The move log in order, undone moves left out (only the ``last`` n moves when given)."""
-        rows = await self._all(
+        rows = await self.db.all(
             "SELECT * FROM (SELECT * FROM moves WHERE game = $1 AND NOT undone ORDER BY number DESC "
             "LIMIT $2) AS m ORDER BY number",
             game_id, last,
@@ -92,7 +97,7 @@ class PgGames(PgHistory):
         self, game_id: int, version: int, seat: int, text: str | None = None
     ) -> MoveRow | None:
         """The first move ``seat`` made (``text``, when given) after the game was at ``version``."""
-        row = await self._one(
+        row = await self.db.one(
             "SELECT * FROM moves WHERE game = $1 AND number > $2 AND seat = $3 AND NOT auto AND NOT undone "
             "AND ($4::text IS NULL OR text = $4) ORDER BY number LIMIT 1",
             game_id, version, seat, text,
@@ -101,14 +106,14 @@ class PgGames(PgHistory):
 
     async def moves_after(self, game_id: int, version: int) -> bool:
         """Whether a move (not taken back) was stored after the game was at ``version``."""
-        found = await self._one(
+        found = await self.db.one(
             "SELECT 1 FROM moves WHERE game = $1 AND number > $2 AND NOT undone LIMIT 1", game_id, version
         )
         return found is not None
 
     async def last_move_of(self, game_id: int, seat: int) -> MoveRow | None:
         """The seat's last move that was not taken back."""
-        row = await self._one(
+        row = await self.db.one(
             "SELECT * FROM moves WHERE game = $1 AND seat = $2 AND NOT undone ORDER BY number DESC LIMIT 1",
             game_id, seat,
         )  # fmt: skip
@@ -116,19 +121,19 @@ class PgGames(PgHistory):
 
     async def last_batch_id(self, game_id: int) -> int | None:
         """The batch of the game's last move that was not taken back (None: no move yet)."""
-        row = await self._one(
+        row = await self.db.one(
             "SELECT batch FROM moves WHERE game = $1 AND NOT undone ORDER BY number DESC LIMIT 1", game_id
         )
         return None if row is None else row["batch"]
 
     async def secrets(self, game_id: int, seat: int, year: int) -> list[Secret]:
-        rows = await self._all(
+        rows = await self.db.all(
             "SELECT * FROM secrets WHERE game = $1 AND seat = $2 AND year = $3 ORDER BY move, id",
             game_id, seat, year,
         )  # fmt: skip
         return [convert.secret(r) for r in rows]
 
-    # --- lobby ----------------------------------------------------------------------
+    # --- lobby and status -----------------------------------------------------------
 
     async def create_lobby(
         self, *, guild: int | None, channel: int, host: int, host_name: str, setup: str,
@@ -136,18 +141,13 @@ class PgGames(PgHistory):
     ) -> int:  # fmt: skip
         """A new lobby with its host seated; ChannelBusy when the channel has an open game."""
         try:
-            async with self._transaction() as conn:
+            async with self.db.transaction() as conn:
                 game_id: int = await conn.fetchval(
                     "INSERT INTO games (guild, channel, host, status, setup, players_wanted, created_at, "
                     "updated_at) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $6) RETURNING id",
                     guild, channel, host, setup, players_wanted, now,
                 )  # fmt: skip
-                await conn.execute(
-                    "INSERT INTO seats (game, seat, user_id, name) VALUES ($1, 0, $2, $3)",
-                    game_id,
-                    host,
-                    host_name,
-                )
+                await conn.execute(queries.HOST_SEAT, game_id, host, host_name)
         except asyncpg.UniqueViolationError:
             raise ChannelBusy(channel) from None
         return game_id
@@ -156,47 +156,40 @@ class PgGames(PgHistory):
         self, game_id: int, user_id: int, name: str, limit: int, now: int, ai_level: str | None = None
     ) -> str:
         """Seat a user (or a computer player) in a lobby: ``joined``, ``already``, ``full`` or ``closed``."""
-        async with self._transaction() as conn:
-            if await self._lock_game(conn, game_id) != "lobby":
+        async with self.db.transaction() as conn:
+            if await lock_game(conn, game_id) != "lobby":
                 return "closed"
-            rows = await conn.fetch("SELECT seat, user_id FROM seats WHERE game = $1", game_id)
+            rows = await conn.fetch(queries.LOBBY_SEATS, game_id)
             if any(r["user_id"] == user_id for r in rows):
                 return "already"
             if len(rows) >= limit:
                 return "full"
-            await conn.execute(
-                "INSERT INTO seats (game, seat, user_id, name, ai_level) VALUES ($1, $2, $3, $4, $5)",
-                game_id, max((r["seat"] for r in rows), default=-1) + 1, user_id, name, ai_level,
-            )  # fmt: skip
-            await conn.execute("UPDATE games SET updated_at = $1 WHERE id = $2", now, game_id)
+            seat = max((r["seat"] for r in rows), default=-1) + 1
+            await conn.execute(queries.NEW_SEAT, game_id, seat, user_id, name, ai_level)
+            await conn.execute(queries.TOUCH, now, game_id)
             return "joined"
 
     async def leave_lobby(self, game_id: int, user_id: int, now: int) -> tuple[str, int | None]:
         """Unseat a user: ``left``, ``not_in`` or ``closed``, with the (new) host; an empty
         lobby is abandoned, a leaving host hands over to the next member."""
-        async with self._transaction() as conn:
+        async with self.db.transaction() as conn:
             game = await conn.fetchrow("SELECT status, host FROM games WHERE id = $1 FOR UPDATE", game_id)
             if game is None or game["status"] != "lobby":
                 return "closed", None
-            rows = await conn.fetch(
-                "SELECT user_id, name, ai_level FROM seats WHERE game = $1 ORDER BY seat", game_id
-            )
+            rows = await conn.fetch(queries.MEMBERS, game_id)
             rest = [(r["user_id"], r["name"], r["ai_level"]) for r in rows if r["user_id"] != user_id]
             if len(rest) == len(rows):
                 return "not_in", game["host"]
-            await conn.execute("DELETE FROM seats WHERE game = $1", game_id)
+            await conn.execute(queries.NO_SEATS, game_id)
             await many(
                 conn,
-                "INSERT INTO seats (game, seat, user_id, name, ai_level) VALUES ($1, $2, $3, $4, $5)",
+                queries.NEW_SEAT,
                 [(game_id, i, uid, name, level) for i, (uid, name, level) in enumerate(rest)],
             )
             humans = [uid for uid, _, level in rest if level is None]
             host = game["host"] if game["host"] != user_id else (humans[0] if humans else None)
             status = "lobby" if humans else "abandoned"
-            await conn.execute(
-                "UPDATE games SET host = COALESCE($1, host), status = $2, updated_at = $3 WHERE id = $4",
-                host, status, now, game_id,
-            )  # fmt: skip
+            await conn.execute(queries.LEFT, host, status, now, game_id)
             return "left", host
 
     async def start_game(
@@ -207,30 +200,29 @@ class PgGames(PgHistory):
         """Turn a lobby into a running game and store its announcement ``posts``: their outbox
         ids, or None when it is no longer a lobby or its members are no longer ``users`` (in
         seat order)."""
-        async with self._transaction() as conn:
-            if await self._lock_game(conn, game_id) != "lobby":
+        async with self.db.transaction() as conn:
+            if await lock_game(conn, game_id) != "lobby":
                 return None
-            rows = await conn.fetch("SELECT user_id FROM seats WHERE game = $1 ORDER BY seat", game_id)
+            rows = await conn.fetch(queries.USERS, game_id)
             if [r["user_id"] for r in rows] != users:
                 return None
             changed = await conn.execute(
-                "UPDATE games SET status = 'active', seed = $1, record = $2, snapshot = $3, version = 0, "
-                "highlight = $4, updated_at = $5 WHERE id = $6 AND status = 'lobby'",
+                queries.START,
                 seed, json.dumps(record), json.dumps(snapshot), json.dumps(highlight), now, game_id,
             )  # fmt: skip
             if affected(changed) != 1:
                 return None
             if clocks:
-                await self._sync_clocks(conn, game_id, clocks, ())
-            ids = await self._enqueue(conn, game_id, posts, now, version=0)
-        self._woken(ids)
+                await sync_clocks(conn, game_id, clocks, ())
+            ids = await store_posts(conn, game_id, posts, now, version=0)
+        self.db.woken(ids)
         return ids
 
     async def set_status(
         self, game_id: int, status: str, *, now: int, only_if: tuple[str, ...] = OPEN
     ) -> bool:
         """Change a game's status if it is one of ``only_if``; False otherwise."""
-        changed = await self._execute(
+        changed = await self.db.execute(
             "UPDATE games SET status = $1, updated_at = $2 WHERE id = $3 AND status = ANY($4::text[])",
             status, now, game_id, list(only_if),
         )  # fmt: skip
@@ -248,27 +240,25 @@ class PgGames(PgHistory):
     ) -> list[int] | None:  # fmt: skip
         """Store moves made on the game at version ``based_on`` and the ``posts`` announcing them,
         all in one transaction; the posts' outbox ids, or None (nothing stored) when the game is
-        no longer at that version or not running. See `bot.storage.protocol.StorageProtocol`."""
+        no longer at that version or not running. See `bot.storage.protocol.GamesProtocol`."""
         version = based_on + (len(moves) if not undo else 1)
-        async with self._transaction() as conn:
+        async with self.db.transaction() as conn:
             changed = await conn.execute(
-                "UPDATE games SET version = $1, record = $2, snapshot = $3, status = $4, highlight = $5, "
-                "updated_at = $6 WHERE id = $7 AND version = $8 AND status = 'active'",
+                queries.COMMIT,
                 version, json.dumps(record), json.dumps(snapshot), status, json.dumps(highlight), now,
                 game_id, based_on,
             )  # fmt: skip
             if affected(changed) != 1:
                 return None
-            await many(conn,
-                "INSERT INTO moves (game, number, seat, text, summary, auto, created_at, reveals, batch, "
-                "events) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            await many(
+                conn,
+                queries.NEW_MOVE,
                 [(game_id, m.number, m.seat, m.text, m.summary, bool(m.auto), now, bool(m.reveals),
                   based_on if batch is None else batch, events_json(m)) for m in moves],
             )  # fmt: skip
             await many(
                 conn,
-                "INSERT INTO secrets (game, seat, year, move, kind, text, told) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                queries.NEW_SECRET,
                 [(game_id, s.seat, s.year, s.move, s.kind, s.text, told_json(s)) for s in secrets],
             )
             await many(
@@ -286,9 +276,60 @@ class PgGames(PgHistory):
                 [(game_id, a) for a in away],
             )
             if clocks is not None:
-                await self._sync_clocks(conn, game_id, clocks, restart)
+                await sync_clocks(conn, game_id, clocks, restart)
             if placings:
-                await self._store_results(conn, game_id, guild, placings, now)
-            ids = await self._enqueue(conn, game_id, posts, now, version=version)
-        self._woken(ids)
+                await store_results(conn, game_id, guild, placings, now)
+            ids = await store_posts(conn, game_id, posts, now, version=version)
+        self.db.woken(ids)
         return ids
+
+    # --- settings and the table's channel -------------------------------------------
+
+    async def set_settings(self, game_id: int, settings: GameSettings) -> None:
+        values = asdict(settings)
+        assignments = ", ".join(f"{c} = ${i}" for i, c in enumerate(SETTING_COLUMNS, 2))
+        await self.db.execute(
+            f"UPDATE games SET {assignments} WHERE id = $1", game_id, *(values[c] for c in SETTING_COLUMNS)
+        )
+
+    async def set_blocked(self, game_id: int, missing: str | None) -> bool:
+        """Remember which permissions the table was told are missing; False if it was told already."""
+        changed = await self.db.execute(
+            "UPDATE games SET blocked = $1 WHERE id = $2 AND blocked IS DISTINCT FROM $1", missing, game_id
+        )
+        return changed == 1
+
+    async def move_game(self, game_id: int, channel: int, now: int) -> int | None:
+        """A paused game goes on in ``channel``, which has no open game: its held and waiting
+        posts go there, due at once with fresh nonces (how many), the game is no longer paused.
+        None: the game is not paused (any more) or ``channel`` has an open game."""
+        try:
+            async with self.db.transaction() as conn:
+                await conn.execute("SELECT pg_advisory_xact_lock($1::bigint)", channel)  # as `store_posts`
+                old = await conn.fetchval(
+                    "SELECT channel FROM games WHERE id = $1 AND paused IS NOT NULL "
+                    "AND status = ANY($2::text[]) FOR UPDATE",
+                    game_id, list(OPEN),
+                )  # fmt: skip
+                taken = await conn.fetchval(
+                    "SELECT 1 FROM games WHERE channel = $1 AND status = ANY($2::text[])", channel, list(OPEN)
+                )
+                if old is None or taken is not None:
+                    return None
+                posts = await conn.fetch(
+                    "SELECT id FROM outbox WHERE game = $1 AND channel = $2 AND state IN ('held', 'pending') "
+                    "ORDER BY id FOR UPDATE",
+                    game_id, old,
+                )  # fmt: skip
+                await conn.executemany(
+                    queries.MOVE_POST, [(channel, fresh_nonce(r["id"]), r["id"]) for r in posts]
+                )
+                await conn.execute(
+                    "UPDATE games SET channel = $1, paused = NULL, blocked = NULL, updated_at = $2 "
+                    "WHERE id = $3",
+                    channel, now, game_id,
+                )  # fmt: skip
+        except asyncpg.UniqueViolationError:  # another game opened in ``channel`` at that moment
+            return None
+        self.db.woken([r["id"] for r in posts])
+        return len(posts)

@@ -1,5 +1,6 @@
-"""The SQL of a server's history on PostgreSQL (the twin of `bot.storage.history`): placings,
-ratings per server, the replay posted after a game, and forgetting a player."""
+"""A server's history on PostgreSQL: placings, ratings per server, the replay posted after a
+game, and forgetting a player. `store_results` runs inside the transaction of the game's final
+move (`Games.commit_moves`)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from bot.results import Post
-from bot.storage import convert
-from bot.storage.history import FORMER_KEY, FORMER_SEAT
-from bot.storage.postgres.base import affected, many
-from bot.storage.postgres.claims import PgClaims
-from bot.storage.rows import FORMER, Finished, Placing, Rating, Result, Standing
+from bot.storage import convert, queries
+from bot.storage.postgres.base import Part, affected, many
+from bot.storage.postgres.outbox import store_posts
+from bot.storage.rows import FORMER, FORMER_KEY, FORMER_SEAT, Finished, Placing, Rating, Result, Standing
 from bot.storage.shards import Shards, postgres_params
 from bot.storage.shards import postgres_on_shards as on_shards
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 def _renamed(document: str | None, seat: int, *, field: str | None) -> str | None:
     """A game's JSON ``document`` with the name of ``players[seat]`` (or its ``field``) made
-    `FORMER`, as SQLite's ``json_set`` does in `bot.storage.history`; None stays None."""
+    `FORMER`, as SQLite's ``json_set`` does in `bot.storage.sqlite.history`; None stays None."""
     if not document:
         return document
     data: Any = json.loads(document)
@@ -42,44 +42,42 @@ PLAYED_IN = (
 """A user's seats in a server's finished games ($1 guild, $2 user id): what `forget` renames."""
 
 
-class PgHistory(PgClaims):
-    """Queries of the history."""
+async def store_results(
+    conn: Connection, game_id: int, guild: int, places: Sequence[Placing], now: int
+) -> None:
+    """Store a finished game's placings and its players' new ratings (in the caller's transaction)."""
+    await many(
+        conn,
+        queries.NEW_RESULT,
+        [(game_id, p.seat, guild, p.player, p.user_id, p.name, p.rank, p.score, p.gold, p.citizens,
+          p.bonus, p.hunger_vp, bool(p.resigned), p.hungry_years, json.dumps(p.built), p.before.mu,
+          p.before.sigma, p.after.mu, p.after.sigma, now) for p in places],
+    )  # fmt: skip
+    latest = {p.player: p for p in places}  # one row per player (several computers of one level)
+    await many(
+        conn,
+        "INSERT INTO ratings (guild, player, name, mu, sigma, games) VALUES ($1, $2, $3, $4, $5, 1) "
+        "ON CONFLICT (guild, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+        "sigma = excluded.sigma, games = ratings.games + 1",
+        [(guild, p.player, p.name, p.after.mu, p.after.sigma) for p in latest.values()],
+    )
+
+
+class History(Part):
+    """Queries of the history (see `bot.storage.protocol.HistoryProtocol`)."""
 
     async def ratings(self, guild: int, players: Sequence[str]) -> dict[str, Rating]:
         """The current ratings of ``players`` in ``guild`` (those never rated are left out)."""
-        rows = await self._all(
+        rows = await self.db.all(
             "SELECT player, mu, sigma FROM ratings WHERE guild = $1 AND player = ANY($2::text[])",
             guild, list(players),
         )  # fmt: skip
         return {r["player"]: Rating(r["mu"], r["sigma"]) for r in rows}
 
-    @staticmethod
-    async def _store_results(
-        conn: Connection, game_id: int, guild: int, places: Sequence[Placing], now: int
-    ) -> None:
-        """Store a finished game's placings and its players' new ratings (in the caller's transaction)."""
-        await many(conn,
-            "INSERT INTO results (game, seat, guild, player, user_id, name, rank, score, gold, citizens, "
-            "bonus, hunger_vp, resigned, hungry_years, built, mu_before, sigma_before, mu_after, "
-            "sigma_after, ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
-            "$15, $16, $17, $18, $19, $20)",
-            [(game_id, p.seat, guild, p.player, p.user_id, p.name, p.rank, p.score, p.gold, p.citizens,
-              p.bonus, p.hunger_vp, bool(p.resigned), p.hungry_years, json.dumps(p.built), p.before.mu,
-              p.before.sigma, p.after.mu, p.after.sigma, now) for p in places],
-        )  # fmt: skip
-        latest = {p.player: p for p in places}  # one row per player (several computers of one level)
-        await many(
-            conn,
-            "INSERT INTO ratings (guild, player, name, mu, sigma, games) VALUES ($1, $2, $3, $4, $5, 1) "
-            "ON CONFLICT (guild, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
-            "sigma = excluded.sigma, games = ratings.games + 1",
-            [(guild, p.player, p.name, p.after.mu, p.after.sigma) for p in latest.values()],
-        )
-
     async def leaderboard(self, guild: int) -> list[Standing]:
         """Every rated player of ``guild``, best first (ties by player key in code-point order, as
         SQLite sorts text, whatever the database's collation)."""
-        rows = await self._all(
+        rows = await self.db.all(
             "SELECT * FROM ratings WHERE guild = $1 "
             'ORDER BY mu - 3 * sigma DESC, games DESC, player COLLATE "C"',
             guild,
@@ -88,21 +86,13 @@ class PgHistory(PgClaims):
 
     async def results_of(self, guild: int, player: str) -> list[Result]:
         """A player's results in ``guild``, oldest first."""
-        rows = await self._all(
-            "SELECT * FROM results WHERE guild = $1 AND player = $2 ORDER BY game, seat", guild, player
-        )
+        rows = await self.db.all(queries.RESULTS_OF, guild, player)
         return [Result(r["game"], r["ended_at"], convert.placing(r)) for r in rows]
 
     async def finished_games(self, guild: int, last: int) -> list[Finished]:
         """The ``last`` games finished in ``guild``, newest first, with the final post's message."""
-        async with self._transaction() as conn:
-            games = await conn.fetch(
-                "SELECT g.id, g.channel, MAX(r.ended_at) AS ended_at, (SELECT o.message_id FROM outbox o "
-                "WHERE o.game = g.id AND o.version = g.version ORDER BY o.id LIMIT 1) AS message_id "
-                "FROM games g JOIN results r ON r.game = g.id WHERE r.guild = $1 "
-                "GROUP BY g.id ORDER BY g.id DESC LIMIT $2",
-                guild, last,
-            )  # fmt: skip
+        async with self.db.transaction() as conn:
+            games = await conn.fetch(queries.FINISHED, guild, last)
             seats = await conn.fetch(
                 "SELECT * FROM results WHERE game = ANY($1::bigint[]) ORDER BY game, seat",
                 [g["id"] for g in games],
@@ -116,12 +106,12 @@ class PgHistory(PgClaims):
 
     async def game_results(self, game_id: int) -> list[Placing]:
         """The placings of a finished game by seat ([] when it has none: not finished, or not rated)."""
-        rows = await self._all("SELECT * FROM results WHERE game = $1 ORDER BY seat", game_id)
+        rows = await self.db.all(queries.GAME_RESULTS, game_id)
         return [convert.placing(r) for r in rows]
 
     async def unreplayed(self, shards: Shards | None = None) -> list[int]:
         """The finished games (of servers on ``shards``) whose replay has not been stored yet."""
-        rows = await self._all(
+        rows = await self.db.all(
             "SELECT id FROM games WHERE status = 'over' AND NOT replayed "
             "AND EXISTS (SELECT 1 FROM results WHERE game = games.id) "
             f"AND {on_shards('guild', 1)} ORDER BY id",
@@ -131,29 +121,25 @@ class PgHistory(PgClaims):
 
     async def store_replay(self, game_id: int, posts: Sequence[Post], now: int) -> list[int] | None:
         """Mark the game's replay as made and store its ``posts``, once: None if it was already made."""
-        async with self._transaction() as conn:
+        async with self.db.transaction() as conn:
             changed = await conn.execute(
                 "UPDATE games SET replayed = true WHERE id = $1 AND NOT replayed", game_id
             )
             if affected(changed) != 1:
                 return None
-            ids = await self._enqueue(conn, game_id, posts, now)
-        self._woken(ids)
+            ids = await store_posts(conn, game_id, posts, now)
+        self.db.woken(ids)
         return ids
 
     async def games_to_forget(self, guild: int, user_id: int) -> int:
         """How many of ``guild``'s finished games the user played in (`forget` renames them)."""
-        count = await self.pool.fetchval(
-            f"SELECT COUNT(*) {PLAYED_IN}",
-            guild or None, user_id,
-        )  # fmt: skip
-        return int(count)
+        return int(await self.db.value(f"SELECT COUNT(*) {PLAYED_IN}", guild or None, user_id))
 
     async def forget(self, guild: int, user_id: int) -> int:
         """Take a player's name out of ``guild``'s finished games (and delete their rating): how
         many games they were in. Their seats stay, as `FORMER`, no longer tied to their user id."""
         key = f"user:{user_id}"
-        async with self._transaction() as conn:
+        async with self.db.transaction() as conn:
             games = await conn.fetch(
                 f"SELECT g.id, s.seat, g.record, g.snapshot {PLAYED_IN} ORDER BY g.id FOR UPDATE OF g",
                 guild or None, user_id,
@@ -166,12 +152,8 @@ class PgHistory(PgClaims):
                     g["id"],
                 )
                 await conn.execute(
-                    "UPDATE seats SET name = $1, user_id = $2 WHERE game = $3 AND seat = $4",
-                    FORMER, FORMER_SEAT - g["seat"], g["id"], g["seat"],
-                )  # fmt: skip
-            await conn.execute(
-                "UPDATE results SET player = $1, user_id = NULL, name = $2 WHERE guild = $3 AND player = $4",
-                FORMER_KEY, FORMER, guild, key,
-            )  # fmt: skip
-            await conn.execute("DELETE FROM ratings WHERE guild = $1 AND player = $2", guild, key)
+                    queries.FORMER_SEAT_SQL, FORMER, FORMER_SEAT - g["seat"], g["id"], g["seat"]
+                )
+            await conn.execute(queries.FORGET_RESULTS, FORMER_KEY, FORMER, guild, key)
+            await conn.execute(queries.FORGET_RATING, guild, key)
         return len(games)

@@ -1,1 +1,0 @@
-"""The bot's cogs (each module ends in ``async def setup(bot)``)."""

@@ -1,0 +1,181 @@
+"""What a press of each kind of component does, once the door (`bot.client.door`) let it in: a
+service call, and its result as a reply.
+
+The private panel's steps edit the panel in place, through the press's own interaction (a panel
+older than an interaction token's 15 minutes keeps working); a step the game moved past is answered
+with a fresh panel that says so. Join, Leave and Start edit the lobby message in place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot import ids
+from bot.client.door import Component, Press
+from bot.client.replies import announce, answer, deliver
+from bot.errors import CittaError
+from bot.results import Message, Outcome, User
+from bot.service import absence, archive, leaving, lobby, moves, panel, questions, resume
+from bot.service.context import Context
+from i18n import N_, _
+
+CLOSED = N_("Panel closed. The 🎲 button on the latest turn post opens it again.")
+LobbyChange = Callable[[Context, int, User], Awaitable[Outcome]]
+
+
+async def _lobby(press: Press, change: LobbyChange) -> None:
+    """Join, Leave, Start: the lobby message is edited in place (its text and buttons, no file)."""
+    await press.update()
+    outcome = await change(press.ctx, press.ref.game, press.user)
+    await press.edit(Message(outcome.reply.text, buttons=outcome.reply.buttons))
+    await announce(press.interaction, outcome)
+
+
+class Join(Component, kind=ids.JOIN):
+    async def act(self, press: Press) -> None:
+        await _lobby(press, lobby.join)
+
+
+class Leave(Component, kind=ids.LEAVE):
+    async def act(self, press: Press) -> None:
+        await _lobby(press, lobby.leave)
+
+
+class Start(Component, kind=ids.START):
+    async def act(self, press: Press) -> None:
+        await _lobby(press, lobby.start)
+
+
+class Peek(Component, kind=ids.PEEK):
+    async def act(self, press: Press) -> None:
+        await press.thinking()
+        await absence.come_back(press.ctx, press.user.id, game_id=press.ref.game)
+        await answer(
+            press.interaction, await questions.secrets(press.ctx, press.user.id, game_id=press.ref.game)
+        )
+
+
+class Abandon(Component, kind=ids.ABANDON):
+    async def act(self, press: Press) -> None:
+        await press.thinking()
+        outcome = await leaving.abandon(
+            press.ctx, press.user.id, game_id=press.ref.game, can_manage=press.can_manage
+        )
+        await deliver(press.interaction, outcome)
+
+
+class Forget(Component, kind=ids.FORGET):
+    async def act(self, press: Press) -> None:
+        await press.thinking()
+        await answer(press.interaction, await archive.forget(press.ctx, press.guild, press.user.id))
+
+
+class Here(Component, kind=ids.HERE):
+    async def act(self, press: Press) -> None:
+        await press.thinking()
+        outcome = await resume.move_here(
+            press.ctx,
+            press.user.id,
+            guild=press.guild,
+            channel=press.channel,
+            game_id=press.ref.game,
+            can_manage=press.can_manage,
+        )
+        await deliver(press.interaction, outcome)
+
+
+class Move(Component, kind=ids.MOVE):
+    """A move's button: a turn post's quick answer, a hint's, a warning's "play anyway"."""
+
+    async def act(self, press: Press) -> None:
+        await press.thinking()
+        await absence.come_back(press.ctx, press.user.id, game_id=press.ref.game)
+        await deliver(
+            press.interaction, await moves.play_pressed(press.ctx, press.user.id, press.ref, press.admitted)
+        )
+
+
+class OpenPanel(Component, kind=ids.PANEL):
+    """🎲 on a turn post: a new private panel of the presser's pending decision."""
+
+    async def act(self, press: Press) -> None:
+        await press.thinking()
+        await absence.come_back(press.ctx, press.user.id, game_id=press.ref.game)
+        await answer(press.interaction, await panel.panel(press.ctx, press.user.id, press.ref.game))
+
+
+class Close(Component, kind=ids.CLOSE):
+    async def act(self, press: Press) -> None:
+        await press.interaction.response.edit_message(content=_(CLOSED), view=None)
+
+
+async def _step(press: Press, path: Sequence[str], page: int) -> None:
+    """The panel at ``path`` (or a fresh one, saying why, if the game moved on), in place."""
+    await press.update()
+    try:
+        msg = await panel.panel(
+            press.ctx,
+            press.user.id,
+            press.ref.game,
+            based_on=press.ref.version,
+            seat=press.ref.seat,
+            path=path,
+            page=page,
+        )
+    except CittaError as e:
+        msg = Message(f"⚠️ {e}", ephemeral=True)
+    await press.edit(msg)
+
+
+class Step(Component, kind=ids.STEP):
+    """A panel button: back, another page."""
+
+    async def act(self, press: Press) -> None:
+        await _step(press, press.ref.path, press.ref.page)
+
+
+class Choose(Component, kind=ids.CHOOSE):
+    """A panel select menu: the option picked is the next word of the move."""
+
+    async def act(self, press: Press) -> None:
+        if len(self.values) != 1:
+            raise CittaError(_("This menu is no longer used."))
+        await _step(press, (*press.ref.path, self.values[0]), 0)
+
+
+class Confirm(Component, kind=ids.CONFIRM):
+    """The panel's Confirm: the move is played, and the panel shows what happened and the next
+    decision, if the player has one."""
+
+    async def act(self, press: Press) -> None:
+        await press.update()
+        await absence.come_back(press.ctx, press.user.id, game_id=press.ref.game)
+        try:
+            outcome = await moves.play_pressed(press.ctx, press.user.id, press.ref, press.admitted)
+        except CittaError as e:
+            await press.edit(await panel.panel_or(press.ctx, press.user.id, press.ref.game, f"⚠️ {e}"))
+            return
+        done = outcome.reply.text or _("You played `{move}`.", move=press.ref.move)
+        await press.edit(await panel.panel_or(press.ctx, press.user.id, press.ref.game, f"✅ {done}"))
+        await announce(press.interaction, outcome)
+
+
+REGISTERED = (
+    Component,
+    Join,
+    Leave,
+    Start,
+    Peek,
+    Abandon,
+    Forget,
+    Here,
+    Move,
+    OpenPanel,
+    Close,
+    Step,
+    Choose,
+    Confirm,
+)
+"""Every component class, for ``Client.add_dynamic_items``: one per kind of `bot.ids`, and the base
+for the ids no kind has (`Component`)."""
+assert {c.kind for c in REGISTERED} == {*ids.KINDS, ids.UNKNOWN}, "a kind without its class"

@@ -1,0 +1,159 @@
+"""The SQL both backends share, written once with PostgreSQL's ``$1, $2 …`` placeholders
+(`qmarks` writes them as SQLite's ``?``), by the part of the storage that runs it; and the
+outbox's nonces, which both store. What the dialects write differently (flags, arrays, row
+locks, upserts, JSON, the shards' filter) stays in each backend's modules; a template here
+takes the backend's filter as ``{on_shards}``.
+
+>>> qmarks(TOUCH)
+'UPDATE games SET updated_at = ? WHERE id = ?'
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import secrets
+
+
+@functools.lru_cache(maxsize=256)
+def qmarks(sql: str) -> str:
+    """SQL written for both backends with PostgreSQL's ``$1, $2 …``, in SQLite's ``?``; each
+    numbered parameter must be used once, in order (a ValueError otherwise)."""
+    numbers = [int(n) for n in re.findall(r"\$(\d+)", sql)]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise ValueError(f"not $1, $2 … each once, in order: {sql}")
+    return re.sub(r"\$\d+", "?", sql)
+
+
+# --- games ----------------------------------------------------------------------------
+
+GAME = "SELECT * FROM games WHERE id = $1"
+SEATS = "SELECT * FROM seats WHERE game = $1 ORDER BY seat"
+USERS = "SELECT user_id FROM seats WHERE game = $1 ORDER BY seat"
+"""The members of a game in seat order (a start checks them)."""
+HOST_SEAT = "INSERT INTO seats (game, seat, user_id, name) VALUES ($1, 0, $2, $3)"
+LOBBY_SEATS = "SELECT seat, user_id FROM seats WHERE game = $1"
+MEMBERS = "SELECT user_id, name, ai_level FROM seats WHERE game = $1 ORDER BY seat"
+NEW_SEAT = "INSERT INTO seats (game, seat, user_id, name, ai_level) VALUES ($1, $2, $3, $4, $5)"
+NO_SEATS = "DELETE FROM seats WHERE game = $1"
+TOUCH = "UPDATE games SET updated_at = $1 WHERE id = $2"
+LEFT = "UPDATE games SET host = COALESCE($1, host), status = $2, updated_at = $3 WHERE id = $4"
+"""A lobby after a member left: its (new) host and status."""
+START = (
+    "UPDATE games SET status = 'active', seed = $1, record = $2, snapshot = $3, version = 0, "
+    "highlight = $4, updated_at = $5 WHERE id = $6 AND status = 'lobby'"
+)
+COMMIT = (
+    "UPDATE games SET version = $1, record = $2, snapshot = $3, status = $4, highlight = $5, "
+    "updated_at = $6 WHERE id = $7 AND version = $8 AND status = 'active'"
+)
+"""The version check of a move: no row is changed unless the game is running at ``version = $8``."""
+NEW_MOVE = (
+    "INSERT INTO moves (game, number, seat, text, summary, auto, created_at, reveals, batch, "
+    "events) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+)
+NEW_SECRET = (
+    "INSERT INTO secrets (game, seat, year, move, kind, text, told) VALUES ($1, $2, $3, $4, $5, $6, $7)"
+)
+
+# --- players --------------------------------------------------------------------------
+
+SET_PREFS = (
+    "INSERT INTO players (user_id, quiet_start, quiet_end, utc_offset, remind_by, language) "
+    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO UPDATE SET "
+    "quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
+    "utc_offset = excluded.utc_offset, remind_by = excluded.remind_by, language = excluded.language"
+)
+PLAYS = "SELECT 1 FROM seats WHERE game = $1 AND user_id = $2"
+SEAT_USER = "SELECT user_id FROM seats WHERE game = $1 AND seat = $2"
+NEW_HOST = "UPDATE games SET host = $1 WHERE id = $2 AND host = $3"
+
+# --- clocks ---------------------------------------------------------------------------
+
+REMINDED = "UPDATE clocks SET reminders = reminders + 1, last_reminded = $1 WHERE game = $2 AND seat = $3"
+
+# --- the outbox -----------------------------------------------------------------------
+
+NONCE_BYTES = 3
+"""A post's nonce is ``<6 random hex digits>.<its id in hex>``: unique per database, and at most 23
+characters for any id (a 64-bit one has 16 hex digits), so that a direct message's, which adds
+``d<n>``, fits Discord's 25 too (`bot.client.delivery.dm_nonce`)."""
+
+
+def fresh_nonce(outbox_id: int) -> str:
+    """A new nonce for the post ``outbox_id`` (see `NONCE_BYTES`).
+
+    >>> len(fresh_nonce(2**63 - 1)), fresh_nonce(255)[-3:]
+    (23, '.ff')
+    """
+    return f"{secrets.token_hex(NONCE_BYTES)}.{outbox_id:x}"
+
+
+NEW_FILE = "INSERT INTO outbox_files (outbox, image) VALUES ($1, $2)"
+WITH_FILE = "SELECT o.*, f.image FROM outbox o LEFT JOIN outbox_files f ON f.outbox = o.id"
+"""An outbox row and its attached file (None: it has none, or it was sent)."""
+POST = f"{WITH_FILE} WHERE o.id = $1"
+HEAD = f"{WITH_FILE} WHERE o.channel = $1 AND o.state = 'pending' ORDER BY o.id LIMIT 1"
+"""A channel's oldest pending post, with its file."""
+HEADS = (
+    "SELECT o.* FROM outbox o LEFT JOIN games g ON g.id = o.game WHERE o.id IN "
+    "(SELECT MIN(id) FROM outbox WHERE state = 'pending' GROUP BY channel) "
+    "AND {on_shards} ORDER BY o.id"
+)
+"""Each channel's oldest pending post, without its file (``{on_shards}`` on ``g.guild``)."""
+TRYING = "UPDATE outbox SET attempts = attempts + 1, tried_at = $1 WHERE id = $2"
+RETRY = "UPDATE outbox SET next_try = $1, error = $2, claimed_by = NULL, claimed_until = 0 WHERE id = $3"
+FAILED = "UPDATE outbox SET state = 'failed', error = $1 WHERE id = $2"
+POST_GUILD = "(SELECT guild FROM games WHERE id = outbox.game)"
+UNBLOCK = "UPDATE outbox SET next_try = 0 WHERE state = 'pending' AND error LIKE $1 AND {on_shards}"
+"""The posts waiting for a permission due again (``{on_shards}`` on `POST_GUILD`, from ``$2``)."""
+PRUNABLE = (
+    "state IN ('sent', 'failed') AND COALESCE(sent_at, created_at) < $1 AND NOT EXISTS "
+    "(SELECT 1 FROM games g WHERE g.id = outbox.game AND g.version = outbox.version)"
+)
+"""The outbox rows `prune` forgets (their files go with them: ON DELETE CASCADE)."""
+HOLD = "UPDATE outbox SET state = 'held', error = $1 WHERE channel = $2 AND state = 'pending'"
+RELEASE = (
+    "UPDATE outbox SET state = 'pending', error = NULL, next_try = 0, claimed_by = NULL, "
+    "claimed_until = 0 WHERE channel = $1 AND state = 'held'"
+)
+MOVE_POST = (
+    "UPDATE outbox SET channel = $1, nonce = $2, state = 'pending', error = NULL, next_try = 0, "
+    "claimed_by = NULL, claimed_until = 0, tried_at = NULL WHERE id = $3"
+)
+"""A post of a game moved to another channel (`move_game`): due there at once, never tried
+there, with a new nonce (one Discord saw in the channel that is gone must not answer for it)."""
+
+# --- claims ---------------------------------------------------------------------------
+
+FREE_CLOCKS = "UPDATE games SET clock_claimed_by = NULL, clock_claimed_until = 0 WHERE clock_claimed_by {0}"
+FREE_POSTS = (
+    "UPDATE outbox SET claimed_by = NULL, claimed_until = 0 WHERE state = 'pending' AND claimed_by {0}"
+)
+"""Free the claims whose holder column matches ``{0}``: `OWNER` or `PREDECESSORS`, formatted
+with that column."""
+OWNER = "= $1"
+"""The claims of one owner ($1)."""
+PREDECESSORS = "<> $1 AND substr({0}, 1, $2) = $3"
+"""The claims of other owners ($1: the new one) in a slot ($3: the slot and ``#``, $2 its length)."""
+
+# --- history --------------------------------------------------------------------------
+
+NEW_RESULT = (
+    "INSERT INTO results (game, seat, guild, player, user_id, name, rank, score, gold, citizens, "
+    "bonus, hunger_vp, resigned, hungry_years, built, mu_before, sigma_before, mu_after, "
+    "sigma_after, ended_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
+    "$15, $16, $17, $18, $19, $20)"
+)
+RESULTS_OF = "SELECT * FROM results WHERE guild = $1 AND player = $2 ORDER BY game, seat"
+GAME_RESULTS = "SELECT * FROM results WHERE game = $1 ORDER BY seat"
+FINISHED = (
+    "SELECT g.id, g.channel, MAX(r.ended_at) AS ended_at, (SELECT o.message_id FROM outbox o "
+    "WHERE o.game = g.id AND o.version = g.version ORDER BY o.id LIMIT 1) AS message_id "
+    "FROM games g JOIN results r ON r.game = g.id WHERE r.guild = $1 "
+    "GROUP BY g.id ORDER BY g.id DESC LIMIT $2"
+)
+"""The last games finished in a server, newest first, with their final post's message."""
+FORMER_SEAT_SQL = "UPDATE seats SET name = $1, user_id = $2 WHERE game = $3 AND seat = $4"
+FORGET_RESULTS = "UPDATE results SET player = $1, user_id = NULL, name = $2 WHERE guild = $3 AND player = $4"
+FORGET_RATING = "DELETE FROM ratings WHERE guild = $1 AND player = $2"

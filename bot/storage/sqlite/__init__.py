@@ -1,0 +1,40 @@
+"""The storage in SQLite through aiosqlite: every query is parameterised; the schema comes from
+the numbered files in ``migrations/``, applied in order at start-up and remembered in
+``schema_version``.
+
+One connection is shared by the parts — games and moves (`games`), preferences and seats
+(`players`), clocks (`clocks`), the outbox (`outbox`), the claims (`claims`), the history
+(`history`) — with a lock that every query holds, so a transaction is never interleaved with
+another query (`base`); each move is one transaction guarded by a version check
+(`games.Games.commit_moves`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.storage.parts import Parts
+from bot.storage.schema import MIGRATIONS, migration_files
+from bot.storage.sqlite.base import Database
+from bot.storage.sqlite.claims import Claims
+from bot.storage.sqlite.clocks import Clocks
+from bot.storage.sqlite.games import Games
+from bot.storage.sqlite.history import History
+from bot.storage.sqlite.outbox import Outbox
+from bot.storage.sqlite.players import Players
+
+__all__ = ["MIGRATIONS", "Storage", "migration_files"]
+
+
+class Storage(Parts[Database]):
+    """The bot's database in SQLite, by part. Open with `Storage.open(path)`; close with `close()`."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(db, Games(db), Players(db), Clocks(db), Outbox(db), Claims(db), History(db))
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Storage:
+        """Open (or create) the database and apply any migration it lacks."""
+        store = cls(await Database.connect(path))
+        await store.migrate()
+        return store

@@ -1,0 +1,336 @@
+"""Games, seats, the move log and private notes in SQLite: lobbies, starts, moves, settings and
+the channel a game is in.
+
+A move is one transaction guarded by the version check (`Games.commit_moves`); it stores the
+clocks (`clocks.sync_clocks`), the results of a game it ends (`history.store_results`) and the
+posts announcing it (`outbox.store_posts`) in the same transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Collection, Sequence
+from dataclasses import asdict
+from typing import Any
+
+from bot.results import Post
+from bot.storage import convert, queries
+from bot.storage.convert import SETTING_COLUMNS, events_json, told_json
+from bot.storage.protocol import OPEN, ChannelBusy
+from bot.storage.queries import fresh_nonce, qmarks
+from bot.storage.rows import Clock, GameRow, GameSettings, MoveRow, Placing, SeatRow, Secret
+from bot.storage.shards import Shards, sqlite_params
+from bot.storage.shards import sqlite_on_shards as on_shards
+from bot.storage.sqlite.base import Part, fetch_all, fetch_one, many
+from bot.storage.sqlite.clocks import sync_clocks
+from bot.storage.sqlite.history import store_results
+from bot.storage.sqlite.outbox import store_posts
+
+OPEN_GAME = "SELECT * FROM games WHERE channel = ? AND status IN (?, ?)"
+"""A channel's lobby or running game (parameters: the channel, then `OPEN`)."""
+
+
+class Games(Part):
+    """Queries of games, seats, moves and secrets (see `bot.storage.protocol.GamesProtocol`)."""
+
+    # --- reading --------------------------------------------------------------------
+
+    async def game(self, game_id: int) -> GameRow | None:
+        row = await self.db.one(qmarks(queries.GAME), (game_id,))
+        return convert.game(row) if row else None
+
+    async def open_game(self, channel: int) -> GameRow | None:
+        """The lobby or running game of a channel."""
+        row = await self.db.one(OPEN_GAME, (channel, *OPEN))
+        return convert.game(row) if row else None
+
+    async def open_game_with_seats(self, channel: int) -> tuple[GameRow, list[SeatRow]] | None:
+        """`open_game` and its `seats`, read under one hold of the connection."""
+        async with self.db.locked() as conn:
+            row = await fetch_one(conn, OPEN_GAME, (channel, *OPEN))
+            if row is None:
+                return None
+            seats = await fetch_all(conn, qmarks(queries.SEATS), (row["id"],))
+        return convert.game(row), [convert.seat(r) for r in seats]
+
+    async def latest_game(self, channel: int) -> GameRow | None:
+        """The open game of a channel, else the last one that was played there."""
+        row = await self.db.one(
+            "SELECT * FROM games WHERE channel = ? ORDER BY status IN (?, ?) DESC, id DESC LIMIT 1",
+            (channel, *OPEN),
+        )
+        return convert.game(row) if row else None
+
+    async def paused_games(self, guild: int) -> list[GameRow]:
+        """The open games of ``guild`` paused because their channel is gone, oldest first."""
+        rows = await self.db.all(
+            "SELECT * FROM games WHERE guild = ? AND paused IS NOT NULL AND status IN (?, ?) ORDER BY id",
+            (guild, *OPEN),
+        )
+        return [convert.game(r) for r in rows]
+
+    async def active_games(self, shards: Shards | None = None) -> list[GameRow]:
+        rows = await self.db.all(
+            f"SELECT * FROM games WHERE status IN (?, ?) AND {on_shards('guild')} ORDER BY id",
+            (*OPEN, *sqlite_params(shards)),
+        )
+        return [convert.game(r) for r in rows]
+
+    async def seats(self, game_id: int) -> list[SeatRow]:
+        rows = await self.db.all(qmarks(queries.SEATS), (game_id,))
+        return [convert.seat(r) for r in rows]
+
+    async def moves(self, game_id: int, last: int | None = None) -> list[MoveRow]:
+        """The move log in order, undone moves left out (only the ``last`` n moves when given)."""
+        rows = await self.db.all(
+            "SELECT * FROM (SELECT * FROM moves WHERE game = ? AND undone = 0 ORDER BY number DESC "
+            "LIMIT ?) ORDER BY number",
+            (game_id, -1 if last is None else last),
+        )
+        return [convert.move(r) for r in rows]
+
+    async def moved_since(
+        self, game_id: int, version: int, seat: int, text: str | None = None
+    ) -> MoveRow | None:
+        """The first move ``seat`` made (``text``, when given) after the game was at ``version``."""
+        row = await self.db.one(
+            "SELECT * FROM moves WHERE game = ? AND number > ? AND seat = ? AND auto = 0 AND undone = 0 "
+            "AND (? IS NULL OR text = ?) ORDER BY number LIMIT 1",
+            (game_id, version, seat, text, text),
+        )
+        return None if row is None else convert.move(row)
+
+    async def moves_after(self, game_id: int, version: int) -> bool:
+        """Whether a move (not taken back) was stored after the game was at ``version``."""
+        row = await self.db.one(
+            "SELECT 1 FROM moves WHERE game = ? AND number > ? AND undone = 0 LIMIT 1", (game_id, version)
+        )
+        return row is not None
+
+    async def last_move_of(self, game_id: int, seat: int) -> MoveRow | None:
+        """The seat's last move that was not taken back."""
+        row = await self.db.one(
+            "SELECT * FROM moves WHERE game = ? AND seat = ? AND undone = 0 ORDER BY number DESC LIMIT 1",
+            (game_id, seat),
+        )
+        return None if row is None else convert.move(row)
+
+    async def last_batch_id(self, game_id: int) -> int | None:
+        """The batch of the game's last move that was not taken back (None: no move yet)."""
+        row = await self.db.one(
+            "SELECT batch FROM moves WHERE game = ? AND undone = 0 ORDER BY number DESC LIMIT 1", (game_id,)
+        )
+        return None if row is None else row["batch"]
+
+    async def secrets(self, game_id: int, seat: int, year: int) -> list[Secret]:
+        rows = await self.db.all(
+            "SELECT * FROM secrets WHERE game = ? AND seat = ? AND year = ? ORDER BY move, rowid",
+            (game_id, seat, year),
+        )
+        return [convert.secret(r) for r in rows]
+
+    # --- lobby and status -----------------------------------------------------------
+
+    async def create_lobby(
+        self, *, guild: int | None, channel: int, host: int, host_name: str, setup: str,
+        players_wanted: int | None, now: int,
+    ) -> int:  # fmt: skip
+        """A new lobby with its host seated; ChannelBusy when the channel has an open game."""
+        try:
+            async with self.db.transaction() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO games (guild, channel, host, status, setup, players_wanted, "
+                    "created_at, updated_at) VALUES (?, ?, ?, 'lobby', ?, ?, ?, ?)",
+                    (guild, channel, host, setup, players_wanted, now, now),
+                )
+                game_id = cur.lastrowid
+                assert game_id is not None
+                await conn.execute(qmarks(queries.HOST_SEAT), (game_id, host, host_name))
+        except sqlite3.IntegrityError:
+            raise ChannelBusy(channel) from None
+        return game_id
+
+    async def join_lobby(
+        self, game_id: int, user_id: int, name: str, limit: int, now: int, ai_level: str | None = None
+    ) -> str:
+        """Seat a user (or a computer player) in a lobby: ``joined``, ``already``, ``full`` or ``closed``."""
+        async with self.db.transaction() as conn:
+            game = await fetch_one(conn, "SELECT status FROM games WHERE id = ?", (game_id,))
+            if game is None or game["status"] != "lobby":
+                return "closed"
+            rows = await fetch_all(conn, qmarks(queries.LOBBY_SEATS), (game_id,))
+            if any(r["user_id"] == user_id for r in rows):
+                return "already"
+            if len(rows) >= limit:
+                return "full"
+            seat = max((r["seat"] for r in rows), default=-1) + 1
+            await conn.execute(qmarks(queries.NEW_SEAT), (game_id, seat, user_id, name, ai_level))
+            await conn.execute(qmarks(queries.TOUCH), (now, game_id))
+            return "joined"
+
+    async def leave_lobby(self, game_id: int, user_id: int, now: int) -> tuple[str, int | None]:
+        """Unseat a user: ``left``, ``not_in`` or ``closed``, with the (new) host; an empty
+        lobby is abandoned, a leaving host hands over to the next member."""
+        async with self.db.transaction() as conn:
+            game = await fetch_one(conn, "SELECT status, host FROM games WHERE id = ?", (game_id,))
+            if game is None or game["status"] != "lobby":
+                return "closed", None
+            rows = await fetch_all(conn, qmarks(queries.MEMBERS), (game_id,))
+            rest = [(r["user_id"], r["name"], r["ai_level"]) for r in rows if r["user_id"] != user_id]
+            if len(rest) == len(rows):
+                return "not_in", game["host"]
+            await conn.execute(qmarks(queries.NO_SEATS), (game_id,))
+            await many(
+                conn,
+                qmarks(queries.NEW_SEAT),
+                [(game_id, i, uid, name, level) for i, (uid, name, level) in enumerate(rest)],
+            )
+            humans = [uid for uid, _, level in rest if level is None]
+            host = game["host"] if game["host"] != user_id else (humans[0] if humans else None)
+            status = "lobby" if humans else "abandoned"
+            await conn.execute(qmarks(queries.LEFT), (host, status, now, game_id))
+            return "left", host
+
+    async def start_game(
+        self, game_id: int, *, users: list[int], seed: int, record: dict[str, Any],
+        snapshot: dict[str, Any], highlight: list[str], now: int, clocks: list[Clock] | None = None,
+        posts: Sequence[Post] = (),
+    ) -> list[int] | None:  # fmt: skip
+        """Turn a lobby into a running game and store its announcement ``posts``: their outbox
+        ids, or None when it is no longer a lobby or its members are no longer ``users`` (in
+        seat order)."""
+        async with self.db.transaction() as conn:
+            rows = await fetch_all(conn, qmarks(queries.USERS), (game_id,))
+            if [r["user_id"] for r in rows] != users:
+                return None
+            cur = await conn.execute(
+                qmarks(queries.START),
+                (seed, json.dumps(record), json.dumps(snapshot), json.dumps(highlight), now, game_id),
+            )
+            if cur.rowcount != 1:
+                return None
+            if clocks:
+                await sync_clocks(conn, game_id, clocks, ())
+            ids = await store_posts(conn, game_id, posts, now, version=0)
+        self.db.woken(ids)
+        return ids
+
+    async def set_status(
+        self, game_id: int, status: str, *, now: int, only_if: tuple[str, ...] = OPEN
+    ) -> bool:
+        """Change a game's status if it is one of ``only_if``; False otherwise."""
+        marks = ", ".join("?" for _ in only_if)
+        changed = await self.db.execute(
+            f"UPDATE games SET status = ?, updated_at = ? WHERE id = ? AND status IN ({marks})",
+            (status, now, game_id, *only_if),
+        )
+        return changed == 1
+
+    # --- moves ----------------------------------------------------------------------
+
+    async def commit_moves(
+        self, game_id: int, *, based_on: int, moves: list[MoveRow], record: dict[str, Any],
+        snapshot: dict[str, Any], status: str, highlight: list[str], secrets: list[Secret],
+        now: int, resign: int | None = None, clocks: list[Clock] | None = None,
+        restart: Collection[int] = (), away: Collection[int] = (), undo: Collection[int] = (),
+        posts: Sequence[Post] = (), batch: int | None = None, guild: int = 0,
+        placings: Sequence[Placing] = (),
+    ) -> list[int] | None:  # fmt: skip
+        """Store moves made on the game at version ``based_on`` and the ``posts`` announcing them,
+        all in one transaction; the posts' outbox ids.
+
+        Returns None, changing nothing, when the game is no longer at that version (someone
+        else's move was stored first) or is not running. ``clocks`` are the seats we wait for
+        now (see `sync_clocks`); ``away`` seats are played for from now on; ``undo`` lists move
+        numbers taken back (the version then still goes up by one, so old buttons stay stale).
+        ``batch`` joins the moves to an earlier batch (the computer players' answers to a move,
+        taken back with it); by default they are a batch of their own. ``placings`` are the
+        results of the game when these moves end it (stored with the ratings of ``guild``).
+        """
+        version = based_on + (len(moves) if not undo else 1)
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                qmarks(queries.COMMIT),
+                (version, json.dumps(record), json.dumps(snapshot), status,
+                 json.dumps(highlight), now, game_id, based_on),
+            )  # fmt: skip
+            if cur.rowcount != 1:
+                return None  # nothing was written: the transaction ends empty
+            await many(
+                conn,
+                qmarks(queries.NEW_MOVE),
+                [(game_id, m.number, m.seat, m.text, m.summary, int(m.auto), now, int(m.reveals),
+                  based_on if batch is None else batch, events_json(m)) for m in moves],
+            )  # fmt: skip
+            await many(
+                conn,
+                qmarks(queries.NEW_SECRET),
+                [(game_id, s.seat, s.year, s.move, s.kind, s.text, told_json(s)) for s in secrets],
+            )
+            await many(
+                conn,
+                "UPDATE moves SET undone = 1 WHERE game = ? AND number = ?",
+                [(game_id, n) for n in undo],
+            )
+            if resign is not None:
+                await conn.execute(
+                    "UPDATE seats SET resigned = 1 WHERE game = ? AND seat = ?", (game_id, resign)
+                )
+            await many(
+                conn, "UPDATE seats SET away = 1 WHERE game = ? AND seat = ?", [(game_id, a) for a in away]
+            )
+            if clocks is not None:
+                await sync_clocks(conn, game_id, clocks, restart)
+            if placings:
+                await store_results(conn, game_id, guild, placings, now)
+            ids = await store_posts(conn, game_id, posts, now, version=version)
+        self.db.woken(ids)
+        return ids
+
+    # --- settings and the table's channel -------------------------------------------
+
+    async def set_settings(self, game_id: int, settings: GameSettings) -> None:
+        values = asdict(settings)
+        assignments = ", ".join(f"{c} = ?" for c in SETTING_COLUMNS)
+        await self.db.execute(
+            f"UPDATE games SET {assignments} WHERE id = ?", (*(values[c] for c in SETTING_COLUMNS), game_id)
+        )
+
+    async def set_blocked(self, game_id: int, missing: str | None) -> bool:
+        """Remember which permissions the table was told are missing; False if it was told already."""
+        changed = await self.db.execute(
+            "UPDATE games SET blocked = ? WHERE id = ? AND blocked IS NOT ?", (missing, game_id, missing)
+        )
+        return changed == 1
+
+    async def move_game(self, game_id: int, channel: int, now: int) -> int | None:
+        """A paused game goes on in ``channel``, which has no open game: its held and waiting
+        posts go there, due at once with fresh nonces (how many), the game is no longer paused.
+        None: the game is not paused (any more) or ``channel`` has an open game."""
+        async with self.db.transaction() as conn:
+            row = await fetch_one(
+                conn,
+                "SELECT channel FROM games WHERE id = ? AND paused IS NOT NULL "
+                "AND status IN ('lobby', 'active')",
+                (game_id,),
+            )
+            taken = await fetch_one(
+                conn, "SELECT 1 FROM games WHERE channel = ? AND status IN ('lobby', 'active')", (channel,)
+            )
+            if row is None or taken is not None:
+                return None
+            posts = await fetch_all(
+                conn,
+                "SELECT id FROM outbox WHERE game = ? AND channel = ? AND state IN ('held', 'pending')",
+                (game_id, row["channel"]),
+            )
+            await many(
+                conn, qmarks(queries.MOVE_POST), [(channel, fresh_nonce(r["id"]), r["id"]) for r in posts]
+            )
+            await conn.execute(
+                "UPDATE games SET channel = ?, paused = NULL, blocked = NULL, updated_at = ? WHERE id = ?",
+                (channel, now, game_id),
+            )
+        self.db.woken([r["id"] for r in posts])
+        return len(posts)
