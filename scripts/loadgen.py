@@ -39,7 +39,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.client.delivery import Deliverer
+from bot.client.sender import DiscordSender
 from bot.ids import parse_custom_id
 from bot.results import Outcome, User
 from bot.service import advance as svc_advance
@@ -47,6 +47,7 @@ from bot.service import choices as svc_choices
 from bot.service import lobby as svc_lobby
 from bot.service import moves as svc_moves
 from bot.service.context import Context
+from bot.service.delivery import Deliverer
 from bot.service.workers import ProcessWorkers
 from bot.storage.protocol import PARTS
 from bot.storage.shards import Shards
@@ -328,7 +329,8 @@ async def main(args: argparse.Namespace) -> None:
     rnd = random.Random(args.seed)
     svc.seeds = lambda: rnd.getrandbits(63)
     client = StandInDiscord()
-    deliverer = Deliverer(client, svc.storage, claimant=svc.claimant, shards=shards, drawings=svc.drawings)  # type: ignore[arg-type]
+    sender = DiscordSender(client)  # type: ignore[arg-type]
+    deliverer = Deliverer(sender, svc.storage, claimant=svc.claimant, shards=shards, drawings=svc.drawings)
     svc.storage.on_enqueue = deliverer.wake
     for part in PARTS:
         meter.time_awaits(getattr(svc.storage, part), "storage")

@@ -79,7 +79,7 @@ async def test_a_game_against_a_computer_reaches_the_end_with_its_moves_marked(d
         if turns == 20:  # the bot restarts in the middle
             await svc.close()
             svc = await open_service(database)
-    moves = await svc.storage.games.moves(game_id)
+    moves = await svc.storage.moves.moves(game_id)
     assert {m.seat for m in moves if m.auto} == {1} and not any(m.seat == 0 and m.auto for m in moves)
     marked = [
         line for text in log.public for line in text.splitlines() if "🤖 (computer player, random)" in line

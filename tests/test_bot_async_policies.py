@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, Table, answered, current, start_game
+from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, Table, answered, current, query, start_game
 
 from bot.errors import MoveRefused, NotAllowed, NotSeated
 from bot.results import User
@@ -29,7 +29,7 @@ async def _seats(svc: Context) -> list[SeatRow]:
 async def _moves(svc: Context) -> list[tuple[int, str, bool]]:
     row = await svc.storage.games.latest_game(CHANNEL)
     assert row is not None
-    return [(m.seat, m.text, m.auto) for m in await svc.storage.games.moves(row.id)]
+    return [(m.seat, m.text, m.auto) for m in await svc.storage.moves.moves(row.id)]
 
 
 async def test_policy_wait_plays_nothing_at_the_deadline(table: Table) -> None:
@@ -101,6 +101,10 @@ async def test_playing_a_move_also_gives_the_seat_back(table: Table) -> None:
     with pytest.raises(MoveRefused, match="not your turn"):  # the bot has already played for them
         await svc_moves.play(table.svc, PLAYERS[late].id, "gold", channel=CHANNEL)
     assert not (await _seats(table.svc))[late].away
+    told = [
+        r for r in await query(table.svc.storage, "SELECT payload FROM outbox") if "is back" in r["payload"]
+    ]
+    assert len(told) == 1, "the table is told once that the player is back"
 
 
 async def test_only_the_host_or_a_manager_changes_settings_and_values_are_checked(table: Table) -> None:

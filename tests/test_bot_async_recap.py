@@ -39,7 +39,7 @@ async def test_a_recap_across_rounds_and_a_new_year_lists_every_move_and_change_
     assert watcher is not None
     row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
-    moves = await svc.storage.games.moves(row.id)
+    moves = await svc.storage.moves.moves(row.id)
     last = max(k for k, m in enumerate(moves) if m.seat == watcher)
     since = moves[last + 1 :]
     recap = await svc_recap.recap(svc, PLAYERS[watcher].id, channel=CHANNEL)
@@ -118,11 +118,11 @@ async def test_a_database_from_before_async_play_upgrades_and_keeps_its_game(tmp
     svc = await open_service(db)
     shown = await svc_settings.settings(svc, PLAYERS[0].id, channel=CHANNEL)
     assert "Move deadline: 24 h" in shown.reply.text
-    [old] = await svc.storage.games.moves(1)
+    [old] = await svc.storage.moves.moves(1)
     assert old.reveals and old.events is None, "an old move counts as revealing: it is never undone"
     recap = await svc_recap.recap(svc, PLAYERS[1 - seat].id, channel=CHANNEL)
     assert "`gold`" in recap.text
     nxt = (await current(svc)).pending_seats()[0]
     await svc_moves.play(svc, PLAYERS[nxt].id, "gold", channel=CHANNEL)
-    assert len(await svc.storage.games.moves(1)) == 2
+    assert len(await svc.storage.moves.moves(1)) == 2
     await svc.close()

@@ -53,7 +53,7 @@ async def test_own_last_move_is_taken_back_and_the_table_sees_it_across_a_restar
     assert f"<@{PLAYERS[seat].id}>" in undone.announcement.text, "it is their turn again"
     assert (await current(svc)).snapshot() == before
     row = await svc.storage.games.open_game(CHANNEL)
-    assert row is not None and row.version == 2 and await svc.storage.games.moves(row.id) == []
+    assert row is not None and row.version == 2 and await svc.storage.moves.moves(row.id) == []
     assert start.announcement is not None  # its buttons were made at version 0: the same position
     ref = parse_custom_id(start.announcement.buttons[1].custom_id)
     assert ref is not None and ref.move is not None
@@ -85,7 +85,7 @@ async def test_undo_is_refused_once_someone_has_moved_but_the_host_may_take_back
     by_manager = await svc_undo.undo(svc, OUTSIDER.id, channel=CHANNEL, can_manage=True)
     assert by_manager.announcement is not None and "took back" in by_manager.announcement.text
     row = await svc.storage.games.open_game(CHANNEL)
-    assert row is not None and await svc.storage.games.moves(row.id) == [] and first != second
+    assert row is not None and await svc.storage.moves.moves(row.id) == [] and first != second
     with pytest.raises(NoGame, match="No move"):
         await svc_undo.undo(svc, ANN.id, channel=CHANNEL)
     await svc.close()
@@ -118,7 +118,7 @@ async def test_undo_is_refused_after_every_kind_of_reveal_even_for_the_host(data
         await svc_moves.play(
             svc, PLAYERS[seat].id, _pick(game, seat, wanted, rnd), channel=CHANNEL, confirmed=True
         )
-        last = (await svc.storage.games.moves(row.id))[-1]
+        last = (await svc.storage.moves.moves(row.id))[-1]
         kinds = {k for k, _ in last.events or []} & set(REVEALS)
         if not last.reveals:
             continue
@@ -163,7 +163,7 @@ async def test_the_undo_message_names_the_computers_answers_taken_back_with_the_
         before = (await current(svc)).snapshot()
         await _play(svc, "gold")
         await svc_advance.advance(svc, row.id)
-        batch = (await svc.storage.games.moves(row.id))[-2:]
+        batch = (await svc.storage.moves.moves(row.id))[-2:]
         if len(batch) == 2 and batch[1].auto and not any(m.reveals for m in batch):
             undone = await svc_undo.undo(svc, ANN.id, channel=CHANNEL)
             assert undone.announcement is not None and "(and the bot's 1 answer)" in undone.announcement.text

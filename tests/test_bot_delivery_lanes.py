@@ -9,8 +9,9 @@ from typing import Any
 
 from test_bot_support import CHANNEL, RecordingClient
 
-from bot.client.delivery import Deliverer
+from bot.client.sender import DiscordSender
 from bot.results import Message, Post
+from bot.service.delivery import Deliverer
 from bot.storage.protocol import StorageProtocol
 
 
@@ -49,7 +50,7 @@ class _StoredAsTheLaneEnds:
 
 async def test_a_post_stored_as_its_channel_s_lane_ends_is_sent_at_once(store: StorageProtocol) -> None:
     client, racing = RecordingClient(), _StoredAsTheLaneEnds(store)
-    deliverer = Deliverer(client, store)
+    deliverer = Deliverer(DiscordSender(client), store)
     racing.deliverer = deliverer
     [first] = await store.outbox.enqueue(None, [Post(CHANNEL, Message("first"))], 0)
     task = asyncio.create_task(deliverer.run())
@@ -70,7 +71,7 @@ async def test_a_lane_that_sent_its_posts_ends_without_another_look_at_the_outbo
     store: StorageProtocol,
 ) -> None:
     client, counting = RecordingClient(), _StoredAsTheLaneEnds(store)
-    deliverer = Deliverer(client, store)
+    deliverer = Deliverer(DiscordSender(client), store)
     ids = await store.outbox.enqueue(None, [Post(CHANNEL, Message("one")), Post(CHANNEL, Message("two"))], 0)
     task = asyncio.create_task(deliverer.run())
     try:

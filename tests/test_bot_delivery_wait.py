@@ -7,13 +7,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.client.delivery import Deliverer, Delivery
+from bot.client.sender import DiscordSender
+from bot.service.delivery import Deliverer, Delivery
 
 
 def deliverer() -> Deliverer:
     storage: Any = object()  # waiting never reads the storage
     client: Any = object()
-    return Deliverer(client, storage)
+    return Deliverer(DiscordSender(client), storage)
 
 
 async def test_a_waiter_wakes_when_its_posts_are_settled_and_only_then() -> None:
@@ -60,7 +61,7 @@ async def test_the_delivery_task_stops_when_cancelled_as_it_is_woken() -> None:
     for steps in range(6):  # the cancellation lands at each point of the wake-up in turn
         client: Any = object()
         storage: Any = _NothingStored()
-        d = Deliverer(client, storage)
+        d = Deliverer(DiscordSender(client), storage)
         task = asyncio.create_task(d.run())
         for _ in range(3):
             await asyncio.sleep(0)  # waiting for a wake-up now

@@ -20,9 +20,10 @@ from test_bot_support import (
     start_game,
 )
 
-from bot.client.delivery import Deliverer
+from bot.client.sender import DiscordSender
 from bot.results import Drawing, Picture
 from bot.service import moves as svc_moves
+from bot.service.delivery import Deliverer
 from bot.service.drawings import Drawings
 from bot.storage import envelope
 
@@ -60,7 +61,7 @@ async def test_the_delivery_sends_the_kept_pictures_and_lets_them_go(database: P
     await svc_moves.play(svc, PLAYERS[seat].id, "gold", channel=CHANNEL)
     drawn = len(renderer.calls)
     client = RecordingClient()
-    await Deliverer(client, svc.storage, drawings=svc.drawings).settle()  # type: ignore[arg-type]
+    await Deliverer(DiscordSender(client), svc.storage, drawings=svc.drawings).settle()  # type: ignore[arg-type]
     assert [_files(k) for k in client.sent] == [[("board.png", PNG)]] * 2
     assert len(renderer.calls) == drawn and svc.drawings.drawn_again == 0, "nothing drawn twice"
     assert len(svc.drawings) == 0, "sent: let go"
@@ -78,7 +79,7 @@ async def test_the_pictures_of_a_move_that_was_not_stored_are_let_go(database: P
     svc = await open_service(database)
     await start_game(svc, 2)
     seat = (await current(svc)).pending_seats()[0]
-    kept, real, tries = len(svc.drawings), svc.storage.games.commit_moves, []
+    kept, real, tries = len(svc.drawings), svc.storage.moves.commit_moves, []
 
     async def first_try_not_stored(game_id: int, **kw: Any) -> list[int] | None:
         tries.append(game_id)
@@ -88,7 +89,7 @@ async def test_the_pictures_of_a_move_that_was_not_stored_are_let_go(database: P
             raise ConnectionError("the database went away")
         return None  # as when the game is no longer at that version: the move is tried again
 
-    svc.storage.games.commit_moves = first_try_not_stored  # type: ignore[method-assign]
+    svc.storage.moves.commit_moves = first_try_not_stored  # type: ignore[method-assign]
     if how == "the storage failed":
         with pytest.raises(ConnectionError):
             await svc_moves.play(svc, PLAYERS[seat].id, "gold", channel=CHANNEL)
@@ -113,7 +114,7 @@ async def test_after_a_restart_the_pictures_are_drawn_again_from_the_stored_draw
     renderer = FakeRenderer()
     second = await open_service(database, renderer)
     client = RecordingClient()
-    await Deliverer(client, second.storage, drawings=second.drawings).settle()  # type: ignore[arg-type]
+    await Deliverer(DiscordSender(client), second.storage, drawings=second.drawings).settle()  # type: ignore[arg-type]
     assert [_files(k) for k in client.sent] == [[("board.png", PNG)]] * 2
     assert second.drawings.drawn_again == 2
     view, lit = renderer.calls[-1]
@@ -130,7 +131,7 @@ async def test_without_a_way_to_draw_a_stored_post_goes_out_without_pictures(dat
     await first.close()
     second = await open_service(database)
     client = RecordingClient()
-    await Deliverer(client, second.storage).settle()  # type: ignore[arg-type]
+    await Deliverer(DiscordSender(client), second.storage).settle()  # type: ignore[arg-type]
     assert len(client.sent) == 1 and _files(client.sent[0]) == []
     await second.close()
 

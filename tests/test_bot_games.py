@@ -48,7 +48,7 @@ async def _play_whole_game(db: Path | str, n: int, setup: str, rng_seed: int, re
     assert game.is_over and game.scores is not None
     replayed = Game.replay(game.record()).snapshot()
     assert replayed == game.snapshot(), "the stored record replays to the stored state"
-    moves = await svc.storage.games.moves(row.id)
+    moves = await svc.storage.moves.moves(row.id)
     assert [(m.seat, m.text) for m in moves] == game.record().moves
     assert row.version == len(moves)
     assert "The game is over" in log.public[-1 - len(log.outcomes[-1].announcement.buttons)]  # type: ignore[union-attr]

@@ -21,7 +21,7 @@ from engine import Game, IllegalMove
 async def _db_state(svc: Context) -> tuple[int, object, int]:
     row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
-    return row.version, row.snapshot, len(await svc.storage.games.moves(row.id))
+    return row.version, row.snapshot, len(await svc.storage.moves.moves(row.id))
 
 
 async def test_illegal_move_is_refused_with_the_engine_message_and_nothing_changes(svc: Context) -> None:
@@ -118,8 +118,8 @@ async def test_storage_refuses_a_move_based_on_an_old_version(svc: Context) -> N
     kw = dict(
         moves=[], record=row.record, snapshot=row.snapshot, status="active", highlight=[], secrets=[], now=0
     )
-    assert await svc.storage.games.commit_moves(row.id, based_on=0, **kw) == []  # type: ignore[arg-type]
-    assert await svc.storage.games.commit_moves(row.id, based_on=5, **kw) is None  # type: ignore[arg-type]
+    assert await svc.storage.moves.commit_moves(row.id, based_on=0, **kw) == []  # type: ignore[arg-type]
+    assert await svc.storage.moves.commit_moves(row.id, based_on=5, **kw) is None  # type: ignore[arg-type]
 
 
 async def _to_simultaneous_decisions(svc: Context) -> Game:
@@ -148,7 +148,7 @@ async def test_simultaneous_decisions_of_two_players_are_both_applied(svc: Conte
         for s in (a, b)
     ]
     await asyncio.gather(*plays)
-    after = await svc.storage.games.moves(row.id)
+    after = await svc.storage.moves.moves(row.id)
     assert {(m.seat, m.text) for m in after[-2:]} == {(a, moves[a]), (b, moves[b])}
 
 
@@ -172,7 +172,7 @@ async def test_a_move_sent_while_the_move_before_it_is_stored_is_accepted_after_
     )
     row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
-    assert [(m.seat, m.text) for m in await svc.storage.games.moves(row.id)][-2:] == [
+    assert [(m.seat, m.text) for m in await svc.storage.moves.moves(row.id)][-2:] == [
         (first, str(move)), (second, str(answer))
     ]  # fmt: skip
 
@@ -282,6 +282,6 @@ async def test_a_resigned_player_is_played_by_the_bot_until_the_end(svc: Context
         await answered(
             svc, await svc_moves.play(svc, PLAYERS[seat].id, move, channel=CHANNEL, confirmed=True)
         )
-    moves = await svc.storage.games.moves((await svc.storage.games.latest_game(CHANNEL)).id)  # type: ignore[union-attr]
+    moves = await svc.storage.moves.moves((await svc.storage.games.latest_game(CHANNEL)).id)  # type: ignore[union-attr]
     assert any(m.auto and m.seat == quitter for m in moves)
     assert not any(not m.auto and m.seat == quitter for m in moves[1:])

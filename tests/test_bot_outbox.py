@@ -59,7 +59,7 @@ async def test_a_move_that_loses_the_race_stores_no_announcement(svc: Context) -
     from bot.results import Message, Post
 
     post = Post(CHANNEL, Message("never"))
-    assert await svc.storage.games.commit_moves(row.id, based_on=7, posts=[post], **kw) is None  # type: ignore[arg-type]
+    assert await svc.storage.moves.commit_moves(row.id, based_on=7, posts=[post], **kw) is None  # type: ignore[arg-type]
     assert await pending_posts(svc) == before
 
 
@@ -94,7 +94,7 @@ async def test_two_copies_of_undo_take_back_one_move(svc: Context) -> None:
         seat = game.pending_seats()[0]
         move = next(m for m in game.legal_moves(seat) if m.verb == "build")
         await svc_moves.play(svc, PLAYERS[seat].id, str(move), channel=CHANNEL, confirmed=True)
-    moves = await svc.storage.games.moves((await svc.storage.games.latest_game(CHANNEL)).id)  # type: ignore[union-attr]
+    moves = await svc.storage.moves.moves((await svc.storage.games.latest_game(CHANNEL)).id)  # type: ignore[union-attr]
     assert len(moves) == 2
     results = await asyncio.gather(
         svc_undo.undo(svc, ANN.id, channel=CHANNEL, can_manage=True),
@@ -104,7 +104,7 @@ async def test_two_copies_of_undo_take_back_one_move(svc: Context) -> None:
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     refused = next(r for r in results if isinstance(r, BaseException))
     assert isinstance(refused, AlreadyMade) and "already taken back" in str(refused)
-    left = await svc.storage.games.moves((await svc.storage.games.latest_game(CHANNEL)).id)  # type: ignore[union-attr]
+    left = await svc.storage.moves.moves((await svc.storage.games.latest_game(CHANNEL)).id)  # type: ignore[union-attr]
     assert [m.number for m in left] == [1], "one move taken back, not two"
 
 
@@ -157,7 +157,7 @@ async def test_computer_players_answer_after_the_mover_one_post_each(svc: Contex
     assert all("🤖 (computer player, random)" in a.announcement.text for a in answers)  # type: ignore[union-attr]
     ids = [i for o in (played, *answers) for i in o.outbox]
     assert ids == sorted(ids), "the posts go out in the order the moves were made"
-    moves = await svc.storage.games.moves(row.id)
+    moves = await svc.storage.moves.moves(row.id)
     mine = next(m for m in moves if not m.auto)
     assert {m.batch for m in moves if m.number > mine.number} <= {mine.batch}, (
         "answers join the mover's batch"

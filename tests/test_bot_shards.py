@@ -11,11 +11,12 @@ from typing import Any
 
 from test_bot_support import PLAYERS, FakeClock, open_service
 
-from bot.client.delivery import Deliverer
+from bot.client.sender import DiscordSender
 from bot.results import Message, Post
 from bot.service import lobby as svc_lobby
 from bot.service import tick as svc_tick
 from bot.service.context import Context
+from bot.service.delivery import Deliverer
 from bot.storage.shards import Shards
 
 ON_0, ON_1 = 2 << 22, 1 << 22
@@ -106,7 +107,7 @@ async def test_two_delivery_tasks_at_once_send_each_announcement_once_in_order(
         await svc.storage.outbox.enqueue(game, [Post(CHANNEL_0 + k % 3, Message(text))], k)
     other = await open_service(database)
     sent: list[tuple[int, str]] = []
-    deliverers = [Deliverer(_Client(sent), s.storage) for s in (svc, other, svc, other)]  # type: ignore[arg-type]
+    deliverers = [Deliverer(DiscordSender(_Client(sent)), s.storage) for s in (svc, other, svc, other)]  # type: ignore[arg-type]
     await asyncio.gather(*(d.settle() for d in deliverers))
     posted = [text for _, text in sent if text.startswith("post")]
     assert sorted(posted) == sorted(texts), "each once"
@@ -125,7 +126,7 @@ async def test_a_delivery_task_leaves_the_posts_of_other_shards_alone(database: 
     await svc.storage.outbox.enqueue(zero, [Post(CHANNEL_0, Message("zero"))], 1)
     await svc.storage.outbox.enqueue(one, [Post(CHANNEL_1, Message("one"))], 1)
     sent: list[tuple[int, str]] = []
-    await Deliverer(_Client(sent), svc.storage, shards=Shards(2, (1,))).settle()  # type: ignore[arg-type]
+    await Deliverer(DiscordSender(_Client(sent)), svc.storage, shards=Shards(2, (1,))).settle()  # type: ignore[arg-type]
     assert {channel for channel, _ in sent} == {CHANNEL_1}
     assert [h.channel for h in await svc.storage.outbox.heads()] == [CHANNEL_0], "left for shard 0"
     await svc.close()

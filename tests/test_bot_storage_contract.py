@@ -58,7 +58,7 @@ async def commit(
     store: StorageProtocol, game: int, based_on: int, *moves: MoveRow, **changes: Any
 ) -> list[int] | None:
     """`commit_moves` with `commit_kw`: the outbox ids, or None when nothing was stored."""
-    return await store.games.commit_moves(game, based_on=based_on, moves=list(moves), **commit_kw(**changes))
+    return await store.moves.commit_moves(game, based_on=based_on, moves=list(moves), **commit_kw(**changes))
 
 
 def move(number: int, seat: int, text: str = "gold", **kw: Any) -> MoveRow:
@@ -94,7 +94,7 @@ async def test_a_commit_on_a_stale_version_or_a_stopped_game_stores_nothing(stor
                             clocks=[Clock(game, 0, 20)])  # fmt: skip
         assert late is None
     assert (await counts(store), await store.clocks.get(game)) == before
-    assert await store.games.secrets(game, 1, 1) == []
+    assert await store.moves.secrets(game, 1, 1) == []
     row = await store.games.game(game)
     assert row is not None and row.version == 1 and row.highlight == ["F5"]
     assert await store.games.set_status(game, "abandoned", now=11)
@@ -107,14 +107,14 @@ async def test_two_processes_committing_on_one_version_store_exactly_one(
     game = await running_game(store)
     for version in range(8):
         results = await asyncio.gather(*(
-            s.games.commit_moves(game, based_on=version, moves=[move(version + 1, k, f"move {k}")],
+            s.moves.commit_moves(game, based_on=version, moves=[move(version + 1, k, f"move {k}")],
                            posts=[Post(CHANNEL, Message(f"{version}:{k}"))], **commit_kw())
             for k, s in enumerate((store, other, store, other))
         ))  # fmt: skip
         assert sum(r is not None for r in results) == 1, results
     row = await other.games.game(game)
     assert row is not None and row.version == 8
-    moves = await store.games.moves(game)
+    moves = await store.moves.moves(game)
     assert [m.number for m in moves] == list(range(1, 9))
     assert await counts(store) == (8, 0, 9), "one post per stored move, and the start's"
 
@@ -233,21 +233,21 @@ async def test_the_move_log_answers_what_undo_recap_and_retries_ask(store: Stora
     batch = [move(1, 0, "gold"), move(2, 0, "pass", auto=True), move(3, 1, "build farm I9", reveals=True)]
     assert await commit(store, game, 0, *batch) is not None
     assert await commit(store, game, 3, move(4, 0, "gold"), batch=0) is not None
-    assert [m.text for m in await store.games.moves(game)] == ["gold", "pass", "build farm I9", "gold"]
-    assert [m.number for m in await store.games.moves(game, last=2)] == [3, 4]
-    first = await store.games.moved_since(game, 0, 0)
+    assert [m.text for m in await store.moves.moves(game)] == ["gold", "pass", "build farm I9", "gold"]
+    assert [m.number for m in await store.moves.moves(game, last=2)] == [3, 4]
+    first = await store.moves.moved_since(game, 0, 0)
     assert first is not None and (first.number, first.summary) == (1, "gold!")
     assert first.events == [("gold", "gold")] and not first.auto
-    assert (await store.games.moved_since(game, 1, 0)).number == 4  # type: ignore[union-attr]
-    assert await store.games.moved_since(game, 0, 0, "pass") is None, "a move the bot made for the seat"
-    assert (await store.games.moved_since(game, 0, 1, "build farm I9")).reveals  # type: ignore[union-attr]
-    assert (await store.games.last_move_of(game, 0)).number == 4  # type: ignore[union-attr]
-    assert await store.games.last_batch_id(game) == 0 and await store.games.moves_after(game, 3)
+    assert (await store.moves.moved_since(game, 1, 0)).number == 4  # type: ignore[union-attr]
+    assert await store.moves.moved_since(game, 0, 0, "pass") is None, "a move the bot made for the seat"
+    assert (await store.moves.moved_since(game, 0, 1, "build farm I9")).reveals  # type: ignore[union-attr]
+    assert (await store.moves.last_move_of(game, 0)).number == 4  # type: ignore[union-attr]
+    assert await store.moves.last_batch_id(game) == 0 and await store.moves.moves_after(game, 3)
     assert await commit(store, game, 4, undo=[4]) is not None
     assert (await store.games.game(game)).version == 5  # type: ignore[union-attr]
-    assert await store.games.moved_since(game, 3, 0) is None and not await store.games.moves_after(game, 3)
-    assert (await store.games.last_move_of(game, 0)).number == 2, "its last move, by itself or not"  # type: ignore[union-attr]
-    assert await store.games.last_batch_id(game) == 0
+    assert await store.moves.moved_since(game, 3, 0) is None and not await store.moves.moves_after(game, 3)
+    assert (await store.moves.last_move_of(game, 0)).number == 2, "its last move, by itself or not"  # type: ignore[union-attr]
+    assert await store.moves.last_batch_id(game) == 0
 
 
 async def test_secrets_come_by_move_then_in_the_order_stored(store: StorageProtocol) -> None:
@@ -255,7 +255,7 @@ async def test_secrets_come_by_move_then_in_the_order_stored(store: StorageProto
     secrets = [Secret(0, 1, 2, "peek", "b"), Secret(0, 1, 1, "peek", "z"), Secret(0, 1, 2, "draw", "a"),
                Secret(1, 1, 1, "peek", "bob's"), Secret(0, 2, 1, "peek", "next year")]  # fmt: skip
     assert await commit(store, game, 0, move(1, 0), secrets=secrets) is not None
-    assert [s.text for s in await store.games.secrets(game, 0, 1)] == ["z", "b", "a"]
+    assert [s.text for s in await store.moves.secrets(game, 0, 1)] == ["z", "b", "a"]
 
 
 # --- clocks and preferences -------------------------------------------------------------

@@ -75,10 +75,10 @@ async def everything(store: StorageProtocol) -> list[object]:
         if g is not None:
             seen += [
                 await store.games.seats(g.id),
-                await store.games.moves(g.id),
+                await store.moves.moves(g.id),
                 await store.history.game_results(g.id),
             ]
-            seen += [await store.games.secrets(g.id, seat, year) for seat in range(5) for year in range(1, 7)]
+            seen += [await store.moves.secrets(g.id, seat, year) for seat in range(5) for year in range(1, 7)]
     seen += [await store.outbox.get(i) for i in range(1, 200)]
     return seen
 

@@ -10,8 +10,8 @@ import pytest
 from test_bot_storage_contract import ANN, BOB, CHANNEL, commit, move, running_game
 from test_bot_support import query
 
-from bot.client.delivery import dm_nonce
 from bot.results import DirectMessage, Message, Picture, Post
+from bot.service.delivery import dm_nonce
 from bot.storage import StorageProtocol
 from bot.storage.postgres import PostgresStorage
 from bot.storage.postgres.outbox import store_posts

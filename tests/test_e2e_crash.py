@@ -86,8 +86,8 @@ async def _play(fake: FakeDiscord, mover: FakeUser, move: str) -> InteractionRec
 @pytest.mark.parametrize(
     ("crash_at", "stored"),
     [
-        ("games.Games.commit_moves:before", False),
-        ("games.Games.commit_moves:after", True),
+        ("moves.Moves.commit_moves:before", False),
+        ("moves.Moves.commit_moves:after", True),
         ("outbox.Outbox.sent:before:2", True),  # the 1st is the start announcement
         ("outbox.Outbox.sent:after:2", True),
     ],

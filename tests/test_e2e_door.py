@@ -6,8 +6,10 @@ with an incident id, for a component, a slash command and an autocomplete alike.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +36,7 @@ async def _state(bot: CittaBot, game: int) -> tuple[Any, ...]:
     row = await storage.games.game(game)
     assert row is not None
     seats = await storage.games.seats(game)
-    moves = await storage.games.moves(game)
+    moves = await storage.moves.moves(game)
     [stored] = await query(storage, "SELECT count(*) AS n FROM outbox")
     return row.version, row.status, row.paused, row.channel, seats, len(moves), stored["n"]
 
@@ -86,6 +88,15 @@ async def _refused(
         assert await _state(bot, game) == before, f"a refused {kind.name} changed the game"
 
 
+@contextlib.asynccontextmanager
+async def _game(fake: FakeDiscord, database: Path | str) -> AsyncIterator[tuple[CittaBot, Table]]:
+    """The bot, and a game of alice's and bob's started in the fake's channel."""
+    async with citta_bot(fake, database, seed=SEED) as bot:
+        table = Table(fake, bot)
+        await table.open(fake.user("alice"), [fake.user("bob")])
+        yield bot, table
+
+
 async def test_every_kind_is_refused_from_another_server_a_dm_another_channel_and_another_seat(
     fake_discord: FakeDiscord, database: Path | str
 ) -> None:
@@ -95,9 +106,7 @@ async def test_every_kind_is_refused_from_another_server_a_dm_another_channel_an
     fake.grant(bob, "manage_guild", guild=other)  # a moderator there: still no say over this game
     fake.grant(alice, "manage_guild", guild=other)
     side = await fake.add_text_channel("side")
-    async with citta_bot(fake, database, seed=SEED) as bot:
-        table = Table(fake, bot)
-        await table.open(alice, [bob])
+    async with _game(fake, database) as (bot, table):
         mover = table.pending()[0]
         idle = bob if mover is alice else alice
         made = _ids(table.game_id, await table.version(), table.seat(mover))
@@ -134,10 +143,8 @@ async def test_ids_that_are_no_longer_ours_are_answered(
     fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
-    alice, bob = fake.user("alice"), fake.user("bob")
-    async with citta_bot(fake, database, seed=SEED) as bot:
-        table = Table(fake, bot)
-        await table.open(alice, [bob])
+    bob = fake.user("bob")
+    async with _game(fake, database) as (_bot, table):
         for cid in ("citta:99999999999999999999:0:-:join", f"citta:{table.game_id}:0:-:teleport",
                     f"citta:{table.game_id}:99999999999:1:m.gold", "cittas:1:2:-:p.0.0.x"):  # fmt: skip
             rec = await fake.forge(
@@ -158,9 +165,7 @@ async def test_whatever_goes_wrong_is_answered_privately_with_an_incident_id(
     async def broken(*args: object, **kwargs: object) -> Any:
         raise RuntimeError("a fault nobody foresaw")
 
-    async with citta_bot(fake, database, seed=SEED) as bot:
-        table = Table(fake, bot)
-        await table.open(alice, [bob])
+    async with _game(fake, database) as (bot, table):
         before = await _state(bot, table.game_id)
         monkeypatch.setattr(questions, "secrets", broken)
         monkeypatch.setattr(questions, "score", broken)

@@ -152,7 +152,7 @@ async def test_two_processes_on_two_shards_play_on_one_database_and_survive_a_ki
     await _all_sent(store)
 
     for guild in (zero, one):
-        moves = [m.text for m in await store.games.moves(game[guild])]
+        moves = [m.text for m in await store.moves.moves(game[guild])]
         assert len(moves) == (2 if guild is zero else 3), moves
         announced = Counter(
             m.text.split("`")[1] for m in posts_after(fake, 0, guild.channel) if m.text.startswith("`")

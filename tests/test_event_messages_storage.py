@@ -35,10 +35,10 @@ async def test_a_move_and_a_secret_come_back_with_their_messages_and_read_in_ano
     drew = Secret(0, 1, 1, "draw", "You drew Golden Times (no effect).", "You drew {card} (no effect).",
                   {"card": "Golden Times"})  # fmt: skip
     assert (
-        await store.games.commit_moves(game, based_on=0, moves=[move], **commit_kw(secrets=[drew]))
+        await store.moves.commit_moves(game, based_on=0, moves=[move], **commit_kw(secrets=[drew]))
         is not None
     )
-    [stored] = await store.games.moves(game)
+    [stored] = await store.moves.moves(game)
     assert stored.messages == [gold, feed] and stored.events == move.events
     assert stored.summary_in(ENGLISH) == stored.summary == " ".join(texts)
     assert stored.summary_in(German()) == (
@@ -46,7 +46,7 @@ async def test_a_move_and_a_secret_come_back_with_their_messages_and_read_in_ano
         "Ann kann 2 Bürger nicht versorgen (2 aus Pisa) und verliert 5 Siegpunkte."
     )
     assert stored.summary_in(QPS, limit=40).endswith("…") and len(stored.summary_in(QPS, limit=40)) == 40
-    [secret] = await store.games.secrets(game, 0, 1)
+    [secret] = await store.moves.secrets(game, 0, 1)
     assert secret == drew and secret.told(ENGLISH) == drew.text
     told = secret.told(QPS)
     assert fully_marked(told) and unmarked(told) == drew.text
@@ -59,12 +59,12 @@ async def test_a_move_and_a_secret_stored_without_messages_are_read_in_their_eng
     old = MoveRow(1, 0, "gold", "Ann takes 2 gold (now 3).", events=[("gold", "Ann takes 2 gold (now 3).")])
     secret = Secret(0, 1, 1, "peek", "You polled the people: card 1 is health.")
     assert (
-        await store.games.commit_moves(game, based_on=0, moves=[old], **commit_kw(secrets=[secret]))
+        await store.moves.commit_moves(game, based_on=0, moves=[old], **commit_kw(secrets=[secret]))
         is not None
     )
-    [stored] = await store.games.moves(game)
+    [stored] = await store.moves.moves(game)
     assert stored.messages is None and stored.summary_in(QPS) == "Ann takes 2 gold (now 3)."
-    [kept] = await store.games.secrets(game, 0, 1)
+    [kept] = await store.moves.secrets(game, 0, 1)
     assert kept.message == "" and kept.told(QPS) == "You polled the people: card 1 is health."
 
 
@@ -83,11 +83,11 @@ async def test_a_played_move_is_stored_with_its_events_messages_and_a_drawn_card
     assert move == "pass"
     row = await svc.storage.games.latest_game(CHANNEL)
     assert row is not None
-    moves = await svc.storage.games.moves(row.id)
+    moves = await svc.storage.moves.moves(row.id)
     for m in moves:
         assert m.messages is not None and len(m.messages) == len(m.events or [])
         assert m.summary_in(ENGLISH) == m.summary
         assert fully_marked(m.summary_in(QPS)) and unmarked(m.summary_in(QPS)) == m.summary
-    [drew] = [s for s in await svc.storage.games.secrets(row.id, seat, 1) if s.kind == "draw"]
+    [drew] = [s for s in await svc.storage.moves.secrets(row.id, seat, 1) if s.kind == "draw"]
     assert drew.message == "You drew {card} (no effect)." and drew.told(ENGLISH) == drew.text
     assert fully_marked(drew.told(QPS)) and unmarked(drew.told(QPS)) == drew.text

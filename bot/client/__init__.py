@@ -1,9 +1,5 @@
-"""The Discord side: the discord.py client (`CittaBot`), the slash commands (``cogs``), the
-buttons and replies (`ui`), the delivery of the outbox (`delivery`) and running the bot
-(`startup`). It only translates interactions into service calls and results into messages."""
-
-from __future__ import annotations
-
-from bot.client.bot import CittaBot, intents
-
-__all__ = ["CittaBot", "intents"]
+"""The Discord side: the discord.py client (`bot`: `CittaBot`), the slash commands (`commands`), the
+one door every press of a component passes and what each kind does (`door`, `components`), answering
+interactions (`replies`), messages as Discord calls (`layout`, `mentions`), sending the outbox
+(`sender`), and running the bot (`startup`). It only turns interactions into service calls and
+results into messages; it imports the service, never the storage."""

@@ -15,18 +15,17 @@ from discord.ext import commands, tasks
 
 from bot.client.commands import CittaTree, add_commands
 from bot.client.components import REGISTERED
-from bot.client.delivery import Deliverer, blocked_text
 from bot.client.mentions import COMMANDS
+from bot.client.sender import DiscordSender
 from bot.client.translator import CittaTranslator
 from bot.results import Outcome
 from bot.service import advance as advancing
-from bot.service import resume
+from bot.service import process, resume
 from bot.service import tick as ticking
-from bot.service.context import Context
+from bot.service.context import Context, shards_of
+from bot.service.delivery import Deliverer
 from bot.service.pictures import Renderer, default_renderer
 from bot.service.workers import ProcessWorkers, Workers
-from bot.storage.shards import Shards
-from i18n import _
 
 log = logging.getLogger(__name__)
 CLOSE_WAIT = 5.0
@@ -75,7 +74,7 @@ class CittaBot(commands.AutoShardedBot):
             command_prefix=commands.when_mentioned, help_command=None, shard_count=shard_count,
             tree_cls=CittaTree, **options,
         )  # fmt: skip
-        self.shard_scope = Shards.of(shard_count, shard_ids)
+        self.shard_scope = shards_of(shard_count, shard_ids)
         """The games this process works on: those of the servers on its shards (None: all)."""
         self.db_path = db_path
         self.dev_guild = dev_guild
@@ -112,14 +111,8 @@ class CittaBot(commands.AutoShardedBot):
             workers=self.workers,
             shards=self.shard_scope,
         )
-        claimant = self._service.claimant
-        # a predecessor died here?
-        await self._service.storage.claims.take_over(claimant.slot, claimant.owner)
-        self._deliverer = Deliverer(
-            self, self._service.storage, claimant=claimant, shards=self.shard_scope,
-            drawings=self._service.drawings,
-        )  # fmt: skip
-        self._service.storage.on_enqueue = self._deliverer.wake
+        await process.take_over(self._service)
+        self._deliverer = Deliverer.of(self._service, DiscordSender(self))
         await self.tree.set_translator(CittaTranslator())
         add_commands(self.tree)
         self.add_dynamic_items(*REGISTERED)
@@ -145,9 +138,8 @@ class CittaBot(commands.AutoShardedBot):
         self._spawn(self.deliverer.run())
         if isinstance(self.workers, ProcessWorkers):
             self._spawn(self.workers.start())
-        for row in await self.service.storage.games.active_games(self.shard_scope):
-            if row.status == "active":
-                self.advance(row.id)
+        for game in await process.running_games(self.service):
+            self.advance(game)
 
     def _spawn(self, job: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
         task = asyncio.create_task(job)
@@ -187,22 +179,7 @@ class CittaBot(commands.AutoShardedBot):
         must be told when it cannot be posted (None: it was posted, or is on its way)."""
         if outcome.game and not outcome.settled:
             self.advance(outcome.game)
-        if not outcome.outbox:
-            return None
-        self.deliverer.wake()
-        results = await self.deliverer.wait(outcome.outbox, ANNOUNCE_WAIT)
-        held = next((r for r in results.values() if r.state == "held"), None)
-        if held is not None:
-            return _(
-                "⚠️ Your move is stored, but I cannot post in this game's channel ({why}): "
-                "the game is paused.",
-                why=_(held.error) if held.error else "",
-            )
-        missing = next((r.missing for r in results.values() if r.missing), None)
-        if missing is None:
-            return None
-        channel = await self.service.storage.games.game(outcome.game)
-        return blocked_text(outcome.game, channel.channel if channel else 0, missing)
+        return await self.deliverer.problem(outcome, ANNOUNCE_WAIT)
 
     async def on_guild_channel_update(self, before: Any, after: Any) -> None:
         await self.deliverer.permissions_changed()  # a permission may have been granted
@@ -253,6 +230,6 @@ class CittaBot(commands.AutoShardedBot):
         self.workers.close()
         if self._service is not None:
             with contextlib.suppress(Exception):  # what is left to do goes to the next process at once
-                await self._service.storage.claims.release(self._service.claimant.owner)
+                await process.release(self._service)
             await self._service.close()
             self._service = None

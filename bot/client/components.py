@@ -149,7 +149,6 @@ class Confirm(Component, kind=ids.CONFIRM):
 
     async def act(self, press: Press) -> None:
         await press.update()
-        await absence.come_back(press.ctx, press.user.id, game_id=press.ref.game)
         try:
             outcome = await moves.play_pressed(press.ctx, press.user.id, press.ref, press.admitted)
         except CittaError as e:

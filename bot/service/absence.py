@@ -12,6 +12,7 @@ from bot.service import clock
 from bot.service.context import Context
 from bot.service.lookup import game_row, seat_of, told
 from bot.service.positions import restore
+from bot.storage.rows import GameRow, SeatRow
 from i18n import _, _n
 
 log = logging.getLogger(__name__)
@@ -130,7 +131,13 @@ async def come_back(
     if row is None or row.status != "active":
         return None
     seat = next((s for s in await ctx.storage.games.seats(row.id) if s.user_id == user_id), None)
-    if seat is None or not seat.away or not await ctx.storage.players.come_back(row.id, seat.seat):
+    return None if seat is None else await back(ctx, row, seat)
+
+
+async def back(ctx: Context, row: GameRow, seat: SeatRow) -> Message | None:
+    """``seat``'s player is back in the running game ``row``, if the bot played for them: the channel
+    note (stored for delivery), or None when they were not away."""
+    if not seat.away or not await ctx.storage.players.come_back(row.id, seat.seat):
         return None
     with i18n.speaking(row.settings.language):  # told in the channel
         note = Message(_("👋 {name} is back and plays their own seat again.", name=seat.name))

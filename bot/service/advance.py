@@ -49,7 +49,7 @@ async def advance(ctx: Context, game_id: int) -> list[Outcome]:
             game = ctx.positions.take(row)
             before = stage(game)
             made = [Made(seat.seat, move, game.play(seat.seat, move), auto=True, how=how)]
-            batch = await ctx.storage.games.last_batch_id(game_id)
+            batch = await ctx.storage.moves.last_batch_id(game_id)
             outcome = await commit(ctx, row, game, seats, made, actor=None, before=before, batch=batch)
         if outcome is not None:
             log.info("game %s: the bot played %s for seat %s", game_id, move, seat.seat)

@@ -125,7 +125,7 @@ async def commit(
     ids = None
     try:
         async with ending.placings_of(ctx, row, game, seats) as places:
-            ids = await ctx.storage.games.commit_moves(
+            ids = await ctx.storage.moves.commit_moves(
                 row.id,
                 based_on=row.version,
                 moves=rows,

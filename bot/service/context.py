@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +27,12 @@ from bot.storage.shards import Claimant, Shards
 
 def _seed() -> int:
     return secrets.randbits(63)
+
+
+def shards_of(count: int | None, ids: Sequence[int] | None) -> Shards | None:
+    """The share of the games a process runs the shards ``ids`` of ``count`` works on (None: all of
+    them; see `bot.storage.shards`)."""
+    return Shards.of(count, ids)
 
 
 @dataclass(eq=False)

@@ -33,7 +33,7 @@ async def export(ctx: Context, *, channel: int) -> Message:
     if row.record is None:
         raise NoGame(_("The game has not started yet: there is nothing to export."))
     ended = row.status in ("over", "abandoned")
-    moves = await ctx.storage.games.moves(row.id)
+    moves = await ctx.storage.moves.moves(row.id)
     data: dict[str, Any] = {
         "format": EXPORT_FORMAT,
         "game": row.id,

@@ -14,7 +14,7 @@ import i18n
 from bot.errors import AlreadyMade, CittaError, MoveRefused, NotAllowed
 from bot.ids import ButtonRef, custom_id
 from bot.results import Button, Message, Outcome
-from bot.service import summary
+from bot.service import absence, summary
 from bot.service.admission import Admitted, whose
 from bot.service.commit import ATTEMPTS, Made, commit, stage
 from bot.service.context import Context
@@ -71,8 +71,8 @@ async def _play(
         me = whose(seats, seat, user_id)
         if me.resigned:
             raise NotAllowed(_("You have resigned from this game."))
-        if me.away:
-            await ctx.storage.players.come_back(row.id, me.seat)
+        if me.away:  # the bot played for them: they are back
+            await absence.back(ctx, row, me)
             me = replace(me, away=False)
             seats = [me if s.seat == me.seat else s for s in seats]
         if based_on > row.version:
@@ -81,7 +81,7 @@ async def _play(
         # Nothing was made since ``based_on`` on a row still at it (were the row behind, the commit would
         # fail and the next try, on a newer row, look).
         copy = (seat is not None or same is not None) and row.version > based_on
-        earlier = await ctx.storage.games.moved_since(row.id, based_on, me.seat, same) if copy else None
+        earlier = await ctx.storage.moves.moved_since(row.id, based_on, me.seat, same) if copy else None
         if earlier is not None:
             raise AlreadyMade(_("That move was already made: your `{move}` (move {number}) counts.",
                                 move=earlier.text, number=earlier.number))  # fmt: skip
@@ -143,7 +143,7 @@ async def _refusal(
 ) -> CittaError:
     """Why a move is refused. When it is the seat's last stored move (the player tries again, e.g. after
     the bot restarted before announcing it), say that it counted."""
-    last = await ctx.storage.games.last_move_of(row.id, me.seat)
+    last = await ctx.storage.moves.last_move_of(row.id, me.seat)
     if last is not None and not last.auto and _same_move(last.text, _canonical(text)):
         users = {s.seat: s.user_id for s in await ctx.storage.games.seats(row.id)}
         waiting = summary.next_line(game, users)[0]

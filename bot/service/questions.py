@@ -76,7 +76,7 @@ async def board(ctx: Context, channel: int, *, full: bool = False) -> Message:
     text = f"{summary.when(view)}."
     if full:
         return Message(text, image=await pictures.poster(ctx, view, row.highlight), ephemeral=True)
-    moves = await ctx.storage.games.moves(row.id, 1)
+    moves = await ctx.storage.moves.moves(row.id, 1)
     last = f"{moves[-1].text} — {moves[-1].summary_in(i18n.current())}" if moves else ""
     pending = game.pending_seats()
     focus = pending[0] if pending else None
@@ -88,7 +88,7 @@ async def log(ctx: Context, channel: int, last: int = 10) -> Message:
     """The last ``last`` moves with what they did (public events only)."""
     row = await game_row(ctx, channel, None, active=False)
     seats = {s.seat: s.name for s in await ctx.storage.games.seats(row.id)}
-    moves = await ctx.storage.games.moves(row.id, max(1, min(last, 50)))
+    moves = await ctx.storage.moves.moves(row.id, max(1, min(last, 50)))
     if not moves:
         return Message(_("No move has been made yet."), ephemeral=True)
     words = i18n.current()
@@ -118,6 +118,6 @@ async def secrets(
     me = (await seat_of(ctx, row, user_id))[0]
     view = restore(row).view(me.seat)
     words = i18n.current()
-    found = await ctx.storage.games.secrets(row.id, me.seat, view.year)
+    found = await ctx.storage.moves.secrets(row.id, me.seat, view.year)
     drawn = [s.told(words) for s in found if s.kind != "peek"]
     return Message(summary.peek_text(view, drawn), ephemeral=True)

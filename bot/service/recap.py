@@ -91,7 +91,7 @@ async def recap(
     if row.snapshot is None:
         raise NoGame(_("The game has not started yet."))
     me, seats = await seat_of(ctx, row, user_id)
-    moves = await ctx.storage.games.moves(row.id)
+    moves = await ctx.storage.moves.moves(row.id)
     mine = [k for k, m in enumerate(moves) if m.seat == me.seat and not m.auto]
     since = moves[mine[-1] + 1 :] if mine else moves
     view = restore(row).view(None)

@@ -58,7 +58,7 @@ async def undo(
 async def _undo(ctx: Context, user_id: int, game_id: int, can_manage: bool, based_on: int) -> Outcome:
     row = await game_row(ctx, None, game_id)
     if row.version != based_on:
-        if await ctx.storage.games.moves_after(row.id, based_on):
+        if await ctx.storage.moves.moves_after(row.id, based_on):
             raise AlreadyMade(_("The game changed while your request waited: look at it again, and undo "
                                 "again if you still want to."))  # fmt: skip
         raise AlreadyMade(_("That move was already taken back."))
@@ -67,7 +67,7 @@ async def _undo(ctx: Context, user_id: int, game_id: int, can_manage: bool, base
     host = user_id == row.host or can_manage
     if me is None and not host:
         raise NotSeated(_("You are not playing in this game."))
-    batch = last_batch(await ctx.storage.games.moves(row.id))
+    batch = last_batch(await ctx.storage.moves.moves(row.id))
     if not batch:
         raise NoGame(_("No move has been made yet."))
     first = batch[0]
@@ -101,7 +101,7 @@ async def _undo(ctx: Context, user_id: int, game_id: int, can_manage: bool, base
         announcement = await announce(ctx, row.id, row.version + 1, game, seats, body, [])
     taken = _("Taken back: `{move}`.", move=first.text)
     outcome = Outcome(Message(taken, ephemeral=True), announcement, game=row.id)
-    ids = await ctx.storage.games.commit_moves(
+    ids = await ctx.storage.moves.commit_moves(
         row.id, based_on=row.version, moves=[], record=game.record().model_dump(mode="json"),
         snapshot=game.snapshot(), status="active", highlight=[], secrets=[], now=ctx.now(),
         clocks=fresh_clocks(ctx, row, game, seats), restart={first.seat}, undo=[m.number for m in batch],

@@ -15,6 +15,7 @@ from bot.storage.protocol import (
     ClocksProtocol,
     GamesProtocol,
     HistoryProtocol,
+    MovesProtocol,
     OutboxProtocol,
     PlayersProtocol,
 )
@@ -39,11 +40,12 @@ class Parts(Generic[DB]):
     """A storage of either backend: its parts over ``db`` (see `protocol.StorageProtocol`)."""
 
     def __init__(
-        self, db: DB, games: GamesProtocol, players: PlayersProtocol, clocks: ClocksProtocol,
-        outbox: OutboxProtocol, claims: ClaimsProtocol, history: HistoryProtocol,
+        self, db: DB, games: GamesProtocol, moves: MovesProtocol, players: PlayersProtocol,
+        clocks: ClocksProtocol, outbox: OutboxProtocol, claims: ClaimsProtocol, history: HistoryProtocol,
     ) -> None:  # fmt: skip
         self.db = db
         self.games = games
+        self.moves = moves
         self.players = players
         self.clocks = clocks
         self.outbox = outbox

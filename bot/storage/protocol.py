@@ -7,7 +7,7 @@ PostgreSQL in `bot.storage.postgres`); `bot.storage.open_storage` picks one from
 The contract, common to both:
 
 - **One change at a time per game.** A change to a running game is stored only if the game is
-  still at the version it was based on (`games.commit_moves`, `games.start_game`): of two
+  still at the version it was based on (`moves.commit_moves`, `games.start_game`): of two
   commits based on the same version exactly one is stored, the other changes nothing and gets
   None, also when they come from two processes at once. A lobby's seats change one request at a
   time.
@@ -57,7 +57,7 @@ OPEN = ("lobby", "active")
 """The statuses of a game that holds its channel."""
 MISSING = "missing "
 """How the error of a post waiting for a permission begins (`OutboxProtocol.unblock` finds them)."""
-PARTS = ("games", "players", "clocks", "outbox", "claims", "history")
+PARTS = ("games", "moves", "players", "clocks", "outbox", "claims", "history")
 """The parts of a storage, as `StorageProtocol` names them."""
 
 
@@ -66,7 +66,7 @@ class ChannelBusy(Exception):
 
 
 class GamesProtocol(Protocol):
-    """Games, their seats, the move log and private notes: lobbies, starts, moves, the channel."""
+    """Games and their seats: lobbies, starts, statuses, settings, the channel a game is in."""
 
     async def game(self, game_id: int) -> GameRow | None:
         """One game by id, whatever its status."""
@@ -90,29 +90,6 @@ class GamesProtocol(Protocol):
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         """A game's seats in seat order (in a lobby: join order)."""
-
-    async def moves(self, game_id: int, last: int | None = None) -> list[MoveRow]:
-        """The move log in order of move number, undone moves left out (only the ``last`` n
-        moves when given)."""
-
-    async def moved_since(
-        self, game_id: int, version: int, seat: int, text: str | None = None
-    ) -> MoveRow | None:
-        """The first move ``seat`` made itself (not one the bot made for it, not undone) after
-        the game was at ``version``, and with exactly that ``text`` when given: how a second
-        copy of a request learns that its first copy counted."""
-
-    async def moves_after(self, game_id: int, version: int) -> bool:
-        """Whether a move (not taken back) was stored after the game was at ``version``."""
-
-    async def last_move_of(self, game_id: int, seat: int) -> MoveRow | None:
-        """The seat's last move that was not taken back."""
-
-    async def last_batch_id(self, game_id: int) -> int | None:
-        """The batch of the game's last move that was not taken back (None: no move yet)."""
-
-    async def secrets(self, game_id: int, seat: int, year: int) -> list[Secret]:
-        """A seat's private events of one game year, by move, then in the order stored."""
 
     async def create_lobby(
         self, *, guild: int | None, channel: int, host: int, host_name: str, setup: str,
@@ -149,6 +126,45 @@ class GamesProtocol(Protocol):
     ) -> bool:
         """Change a game's status if it is one of ``only_if``; False (and no change) otherwise."""
 
+    async def set_settings(self, game_id: int, settings: GameSettings) -> None:
+        """Store a game's settings (`/citta settings`)."""
+
+    async def set_blocked(self, game_id: int, missing: str | None) -> bool:
+        """Remember which permissions the table was told are missing; False if it was told already."""
+
+    async def move_game(self, game_id: int, channel: int, now: int) -> int | None:
+        """A paused game goes on in ``channel``, which has no open game: its held and waiting
+        posts go there, due at once, each with a new nonce (how many); the game is no longer
+        paused from ``now``. None, changing nothing: the game is not paused (any more) or
+        ``channel`` has an open game."""
+
+
+class MovesProtocol(Protocol):
+    """The move log and the private notes: reading them, and storing moves (the version check)."""
+
+    async def moves(self, game_id: int, last: int | None = None) -> list[MoveRow]:
+        """The move log in order of move number, undone moves left out (only the ``last`` n
+        moves when given)."""
+
+    async def moved_since(
+        self, game_id: int, version: int, seat: int, text: str | None = None
+    ) -> MoveRow | None:
+        """The first move ``seat`` made itself (not one the bot made for it, not undone) after
+        the game was at ``version``, and with exactly that ``text`` when given: how a second
+        copy of a request learns that its first copy counted."""
+
+    async def moves_after(self, game_id: int, version: int) -> bool:
+        """Whether a move (not taken back) was stored after the game was at ``version``."""
+
+    async def last_move_of(self, game_id: int, seat: int) -> MoveRow | None:
+        """The seat's last move that was not taken back."""
+
+    async def last_batch_id(self, game_id: int) -> int | None:
+        """The batch of the game's last move that was not taken back (None: no move yet)."""
+
+    async def secrets(self, game_id: int, seat: int, year: int) -> list[Secret]:
+        """A seat's private events of one game year, by move, then in the order stored."""
+
     async def commit_moves(
         self, game_id: int, *, based_on: int, moves: list[MoveRow], record: dict[str, Any],
         snapshot: dict[str, Any], status: str, highlight: list[str], secrets: list[Secret],
@@ -172,18 +188,6 @@ class GamesProtocol(Protocol):
         those still waited for keep theirs unless in ``restart``); ``placings`` are the results
         of a game these moves end, stored with the ratings of ``guild``.
         """
-
-    async def set_settings(self, game_id: int, settings: GameSettings) -> None:
-        """Store a game's settings (`/citta settings`)."""
-
-    async def set_blocked(self, game_id: int, missing: str | None) -> bool:
-        """Remember which permissions the table was told are missing; False if it was told already."""
-
-    async def move_game(self, game_id: int, channel: int, now: int) -> int | None:
-        """A paused game goes on in ``channel``, which has no open game: its held and waiting
-        posts go there, due at once, each with a new nonce (how many); the game is no longer
-        paused from ``now``. None, changing nothing: the game is not paused (any more) or
-        ``channel`` has an open game."""
 
 
 class PlayersProtocol(Protocol):
@@ -353,6 +357,7 @@ class StorageProtocol(Protocol):
     contract); each part's methods are its queries, over one connection or pool."""
 
     games: GamesProtocol
+    moves: MovesProtocol
     players: PlayersProtocol
     clocks: ClocksProtocol
     outbox: OutboxProtocol

@@ -77,7 +77,7 @@ REMINDED = "UPDATE clocks SET reminders = reminders + 1, last_reminded = $1 WHER
 NONCE_BYTES = 3
 """A post's nonce is ``<6 random hex digits>.<its id in hex>``: unique per database, and at most 23
 characters for any id (a 64-bit one has 16 hex digits), so that a direct message's, which adds
-``d<n>``, fits Discord's 25 too (`bot.client.delivery.dm_nonce`)."""
+``d<n>``, fits Discord's 25 too (`bot.service.delivery.dm_nonce`)."""
 
 
 def fresh_nonce(outbox_id: int) -> str:

@@ -1,11 +1,11 @@
 """The storage on PostgreSQL through asyncpg (a pool of connections; no libpq): the same
 behaviour as the SQLite storage (`bot.storage.protocol`), the same tables from its own numbered
-migrations (``migrations/postgres/``), in the same parts — games and moves (`games`),
+migrations (``migrations/postgres/``), in the same parts — games and seats (`games`), the move log (`moves`),
 preferences and seats (`players`), clocks (`clocks`), the outbox (`outbox`), the claims
 (`claims`), the history (`history`) — over one pool (`base`).
 
 Several processes may share the database: every change to a game is serialised by its row
-(the version check of `games.Games.commit_moves`, row locks in the lobby), a channel's
+(the version check of `moves.Moves.commit_moves`, row locks in the lobby), a channel's
 announcements get their ids in commit order, and clocks and announcements are claimed with
 ``FOR UPDATE SKIP LOCKED`` and a lease (`clocks`, `outbox`).
 """
@@ -18,6 +18,7 @@ from bot.storage.postgres.claims import Claims
 from bot.storage.postgres.clocks import Clocks
 from bot.storage.postgres.games import Games
 from bot.storage.postgres.history import History
+from bot.storage.postgres.moves import Moves
 from bot.storage.postgres.outbox import Outbox
 from bot.storage.postgres.players import Players
 from bot.storage.schema import PG_MIGRATIONS
@@ -30,7 +31,9 @@ class PostgresStorage(Parts[Database]):
     `close()`."""
 
     def __init__(self, db: Database) -> None:
-        super().__init__(db, Games(db), Players(db), Clocks(db), Outbox(db), Claims(db), History(db))
+        super().__init__(
+            db, Games(db), Moves(db), Players(db), Clocks(db), Outbox(db), Claims(db), History(db)
+        )
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = POOL_SIZE) -> PostgresStorage:

@@ -1,6 +1,6 @@
 """A server's history on PostgreSQL: placings, ratings per server, the replay posted after a
 game, and forgetting a player. `store_results` runs inside the transaction of the game's final
-move (`Games.commit_moves`)."""
+move (`moves.Moves.commit_moves`)."""
 
 from __future__ import annotations
 

@@ -2,11 +2,11 @@
 the numbered files in ``migrations/``, applied in order at start-up and remembered in
 ``schema_version``.
 
-One connection is shared by the parts — games and moves (`games`), preferences and seats
-(`players`), clocks (`clocks`), the outbox (`outbox`), the claims (`claims`), the history
-(`history`) — with a lock that every query holds, so a transaction is never interleaved with
-another query (`base`); each move is one transaction guarded by a version check
-(`games.Games.commit_moves`).
+One connection is shared by the parts — games and seats (`games`), the move log (`moves`),
+preferences and seats (`players`), clocks (`clocks`), the outbox (`outbox`), the claims
+(`claims`), the history (`history`) — with a lock that every query holds, so a transaction is
+never interleaved with another query (`base`); each move is one transaction guarded by a
+version check (`moves.Moves.commit_moves`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from bot.storage.sqlite.claims import Claims
 from bot.storage.sqlite.clocks import Clocks
 from bot.storage.sqlite.games import Games
 from bot.storage.sqlite.history import History
+from bot.storage.sqlite.moves import Moves
 from bot.storage.sqlite.outbox import Outbox
 from bot.storage.sqlite.players import Players
 
@@ -30,7 +31,9 @@ class Storage(Parts[Database]):
     """The bot's database in SQLite, by part. Open with `Storage.open(path)`; close with `close()`."""
 
     def __init__(self, db: Database) -> None:
-        super().__init__(db, Games(db), Players(db), Clocks(db), Outbox(db), Claims(db), History(db))
+        super().__init__(
+            db, Games(db), Moves(db), Players(db), Clocks(db), Outbox(db), Claims(db), History(db)
+        )
 
     @classmethod
     async def open(cls, path: str | Path) -> Storage:

@@ -2,7 +2,7 @@
 server, the replay posted after a game, and forgetting a player. See `bot.service.history` for
 what is stored and `bot.service.ratings` for how it is rated.
 
-`store_results` runs inside the transaction of the game's final move (`Games.commit_moves`).
+`store_results` runs inside the transaction of the game's final move (`moves.Moves.commit_moves`).
 """
 
 from __future__ import annotations

@@ -1,32 +1,30 @@
-"""The delivery task: sends what waits in the outbox, in order per channel, exactly once.
+"""The delivery of the outbox (part of the service layer): what waits there is sent, in order per
+channel, exactly once, through a `Sender` (the Discord side: `bot.client.sender`).
 
-Each channel's next post is claimed before it is sent (`storage.outbox.claim`), so
-that of several processes on one database only one sends it, and only the posts of the
-servers on this process's shards are looked at; a post claimed by a process that died is
-taken over when its claim expires (at once by a process started in its place).
+Each channel's next post is claimed before it is sent (`bot.storage.protocol.OutboxProtocol.claim`),
+so that of several processes on one database only one sends it, and only the posts of the servers
+on this process's shards are looked at; a post claimed by a process that died is taken over when its
+claim expires (at once by a process started in its place).
 
-The service stores every announcement with the change it announces; this task (the Discord
-side) sends it: first the direct messages that go with it, then the channel post, each with
-a nonce Discord enforces (``enforce_nonce``). A post that was tried before (the bot may have
-died after Discord made it) is first looked for among the channel's messages since that try;
-if it is not there it is sent again with the same nonce, so that a post still in flight comes
-back as the message already made. Each step is marked in the database as it is done. A turn
-post's pictures come from the service's memory, or are drawn again from the drawing stored
+The service stores every announcement with the change it announces; this task sends it: first the
+direct messages that go with it, then the channel post, each with a nonce Discord enforces. A post
+that was tried before (the bot may have died after Discord made it) is first looked for among the
+channel's messages since that try; if it is not there it is sent again with the same nonce, so that
+a post still in flight comes back as the message already made. Each step is marked in the database
+as it is done. A turn post's pictures come from memory, or are drawn again from the drawing stored
 with the post (`bot.service.drawings`).
 
-What can go wrong, and the one answer to each:
+What can go wrong, and the one answer to each (the sender says which it was):
 
-- 429 and 5xx: discord.py waits (``retry_after``) and retries by itself; what still fails is
-  tried again later with backoff, and the channel's later posts wait behind it.
-- 403 (50013 Missing Permissions, 50001 Missing Access): the post waits; the host is told
-  by DM, and the mover in their private reply, which permission is missing. Posts resume
-  once it is granted (a channel update wakes the task; otherwise it looks every minute).
-- 10003 Unknown Channel, or a locked archived thread (50083): the channel is gone; its games
-  are paused and logged, their posts held, and nothing is tried again.
-- An archived thread that is not locked unarchives itself when the post arrives (Discord does
-  that); should Discord still refuse (50083), the thread is unarchived and the post sent again.
-- Anything else Discord refuses (400: a malformed request) is logged and passed over, so that
-  one bad post cannot hold a channel forever.
+- a fault or an outage (discord.py retries 429 and 5xx itself): tried again later with backoff, and
+  the channel's later posts wait behind it;
+- the bot lacks a permission (`Blocked`): the post waits; the host is told by DM, and the mover in
+  their private reply, which permission is missing. Posts resume once it is granted (a channel
+  update wakes the task: `permissions_changed`; otherwise it looks every minute);
+- the channel is gone for good (`Gone`: deleted, a locked archived thread): its games are paused and
+  logged, their posts held, and nothing is tried again;
+- anything else Discord refuses for good (`Refused`: a malformed request) is logged and passed over,
+  so that one bad post cannot hold a channel forever.
 """
 
 from __future__ import annotations
@@ -39,16 +37,11 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
-from typing import Literal
-
-import aiohttp
-import discord
+from typing import Literal, Protocol
 
 import i18n
-from bot.client.layout import message_kwargs, posted_text, text_of
-from bot.client.mentions import COMMANDS, unlink
-from bot.results import DirectMessage, Message
+from bot.results import DirectMessage, Message, Outcome
+from bot.service.context import Context
 from bot.service.drawings import Drawings
 from bot.storage import envelope
 from bot.storage.protocol import MISSING, StorageProtocol
@@ -58,28 +51,14 @@ from i18n import N_, _
 
 log = logging.getLogger(__name__)
 
-HISTORY = 50
-NONCE_LIMIT = 25
-"""Discord's limit on a nonce's length."""
-"""How many of a channel's messages since an earlier try are read to find a post made then."""
-CLOCK_SKEW = 60
-"""Seconds allowed between this machine's clock and Discord's when reading the history."""
 PERIOD = 60.0
 """Seconds between two looks at the outbox when nothing wakes the task."""
 MAX_BACKOFF = 300
 BLOCKED_RETRY = 60
-NEEDED = {
-    "view_channel": N_("View Channel"),
-    "send_messages": N_("Send Messages"),
-    "send_messages_in_threads": N_("Send Messages in Threads"),
-    "attach_files": N_("Attach Files"),
-    "read_message_history": N_("Read Message History"),
-}
-"""Discord's permissions by their English names (stored and logged so; `blocked_text` says
-them in the reader's language, as their Discord shows them)."""
+NONCE_LIMIT = 25
+"""Discord's limit on a nonce's length."""
 SEND_OR_ATTACH = N_("Send Messages or Attach Files")
-GONE = {10003: N_("the channel was deleted"), 50083: N_("the thread is archived and locked")}
-"""Why a channel is gone for good, in English (stored; translated where a player reads it)."""
+"""The permissions named when the sender cannot tell which one is missing."""
 
 
 @dataclass(frozen=True)
@@ -94,31 +73,58 @@ class Delivery:
 
 
 class Blocked(Exception):
-    """The bot may not post (or attach) in the channel."""
+    """The bot may not post (or attach) in the channel: ``missing`` names the permissions, in
+    Discord's English words joined by `` and ``."""
 
     def __init__(self, missing: str) -> None:
         super().__init__(missing)
         self.missing = missing
 
 
-Went = Literal["wait", "next", "last"]
-"""What a delivered post leaves its lane: ``wait`` (it must wait: a retry, a permission, a
-paused game), ``next`` (go on with the channel's next post), ``last`` (sent, and no other post of
-its channel was pending)."""
-
-
 class Gone(Exception):
-    """The channel is gone for good."""
+    """The channel is gone for good (the reason, in English: it is stored)."""
+
+
+class Refused(Exception):
+    """Discord refused the post for good (a malformed request): passed over."""
+
+
+class Fault(Exception):
+    """A fault worth another try, later (the network, an outage): what happened, as it is logged."""
+
+
+class Sender(Protocol):
+    """What the delivery asks of Discord (`bot.client.sender.DiscordSender`)."""
+
+    async def find(self, channel: int, msg: Message, since: float) -> int | None:
+        """The bot's message ``msg`` among the channel's messages since ``since`` (epoch seconds): its id."""
+        ...
+
+    async def send(self, channel: int, msg: Message, nonce: str) -> int:
+        """Post ``msg`` in the channel with ``nonce``: the message's id. Raises `Blocked`, `Gone`,
+        `Refused` or `Fault` (anything else is taken for a fault too)."""
+        ...
+
+    async def dm(self, dm: DirectMessage, nonce: str | None, tried: int | None) -> int:
+        """Send a direct message (unless a try at ``tried`` got through): its message id, or 0 when it
+        cannot be delivered (DMs closed …)."""
+        ...
+
+
+Went = Literal["wait", "next", "last"]
+"""What a delivered post leaves its lane: ``wait`` (it must wait: a retry, a permission, a paused
+game), ``next`` (go on with the channel's next post), ``last`` (sent, and no other post of its
+channel was pending)."""
 
 
 class Deliverer:
-    """Sends the outbox through ``client``. `wake` after storing; `run` is the task's body."""
+    """Sends the outbox through ``sender``. `wake` after storing; `run` is the task's body."""
 
     def __init__(
-        self, client: discord.Client, storage: StorageProtocol, clock: Callable[[], float] = time.time, *,
+        self, sender: Sender, storage: StorageProtocol, clock: Callable[[], float] = time.time, *,
         claimant: Claimant | None = None, shards: Shards | None = None, drawings: Drawings | None = None,
     ) -> None:  # fmt: skip
-        self.client = client
+        self.sender = sender
         self.storage = storage
         self.drawings = drawings
         """Where turn posts' pictures come from (None: such posts go without them)."""
@@ -133,6 +139,15 @@ class Deliverer:
         self._again: set[int] = set()
         """Channels with a pending post seen while their lane ran (`_lane_done`)."""
         self._outcomes: dict[int, Delivery] = {}
+
+    @classmethod
+    def of(cls, ctx: Context, sender: Sender) -> Deliverer:
+        """The delivery of the context's outbox (posts of its shards, its claims, its pictures),
+        woken by the storage once each change that stored posts is committed."""
+        deliverer = cls(sender, ctx.storage, ctx.clock, claimant=ctx.claimant, shards=ctx.shards,
+                        drawings=ctx.drawings)  # fmt: skip
+        ctx.storage.on_enqueue = deliverer.wake
+        return deliverer
 
     def now(self) -> int:
         return int(self.clock())
@@ -162,8 +177,8 @@ class Deliverer:
                     await self._wake.wait()
 
     async def flush(self) -> float:
-        """Start a lane for every channel with a post that is due and not already being sent;
-        when the next post that waits (for a retry, or for another process's claim to expire) is due."""
+        """Start a lane for every channel with a post that is due and not already being sent; when
+        the next post that waits (for a retry, or for another process's claim to expire) is due."""
         now, due = self.now(), float("inf")
         for head in await self.storage.outbox.heads(self.shards):
             lane = self._lanes.get(head.channel)
@@ -185,8 +200,8 @@ class Deliverer:
             self.wake()
 
     async def settle(self) -> None:
-        """Deliver until nothing due is left (what is waiting for a retry stays): at shutdown,
-        and in tests that then look at what was posted."""
+        """Deliver until nothing due is left (what is waiting for a retry stays): at shutdown, and
+        in tests that then look at what was posted."""
         while True:
             await self.flush()
             running = [lane for lane in self._lanes.values() if not lane.done()]
@@ -212,6 +227,26 @@ class Deliverer:
                         del self._waiting[i]
         return {i: self._outcomes.get(i, Delivery("pending")) for i in wanted}
 
+    async def problem(self, outcome: Outcome, timeout: float) -> str | None:
+        """What the actor must be told when the outcome's announcement cannot be posted (waiting at
+        most ``timeout`` for it; in the current language); None: it was posted, or is on its way."""
+        if not outcome.outbox:
+            return None
+        self.wake()
+        results = await self.wait(outcome.outbox, timeout)
+        held = next((r for r in results.values() if r.state == "held"), None)
+        if held is not None:
+            return _(
+                "⚠️ Your move is stored, but I cannot post in this game's channel ({why}): "
+                "the game is paused.",
+                why=_(held.error) if held.error else "",
+            )
+        missing = next((r.missing for r in results.values() if r.missing), None)
+        if missing is None:
+            return None
+        game = await self.storage.games.game(outcome.game)
+        return blocked_text(outcome.game, game.channel if game else 0, missing)
+
     async def _settle(self, outbox_id: int, delivery: Delivery) -> None:
         self._outcomes[outbox_id] = delivery
         if len(self._outcomes) > 10_000:  # old answers nobody waits for any more
@@ -224,11 +259,11 @@ class Deliverer:
     # --- one channel ------------------------------------------------------------------
 
     async def _lane(self, channel: int) -> None:
-        """Send the channel's pending posts in order, each claimed first. Having sent one that
-        the storage saw no other post of the channel behind, it ends quietly (one stored since:
-        `_lane_done`); otherwise (a post must wait: a retry, a permission; or the next was not
-        there to claim: another process holds it) the run loop looks again, and then waits for
-        what holds the channel up."""
+        """Send the channel's pending posts in order, each claimed first. Having sent one that the
+        storage saw no other post of the channel behind, it ends quietly (one stored since:
+        `_lane_done`); otherwise (a post must wait: a retry, a permission; or the next was not there
+        to claim: another process holds it) the run loop looks again, and then waits for what holds
+        the channel up."""
         while (head := await self._claim(channel)) is not None:
             went = await self._deliver(head)
             if went == "last":
@@ -249,7 +284,7 @@ class Deliverer:
             if done.get(i, -1) < 0:  # not sent yet, or tried (-when) before a crash
                 tried = -done[i] if i in done else None
                 await self.storage.outbox.dm_done(row.id, i, -self.now())
-                done[i] = await self._dm(dm, dm_nonce(row.nonce, i), tried)
+                done[i] = await self.sender.dm(dm, dm_nonce(row.nonce, i), tried)
                 await self.storage.outbox.dm_done(row.id, i, done[i])
         failed = {dm.user_id for i, dm in enumerate(post.direct) if done[i] == 0}
         msg = post.message_for(failed)
@@ -267,9 +302,10 @@ class Deliverer:
             return "wait"
         except Exception as e:  # a network fault or a Discord outage: later, with backoff
             wait = min(MAX_BACKOFF, 2 ** min(row.attempts + 1, 9))
-            log.warning("Posting in channel %s failed (%s); next try in %s s", row.channel, _why(e), wait)
-            await self.storage.outbox.retry(row.id, self.now() + wait, _why(e))
-            await self._settle(row.id, Delivery("pending", error=_why(e)))
+            why = str(e) if isinstance(e, Fault) else repr(e)
+            log.warning("Posting in channel %s failed (%s); next try in %s s", row.channel, why, wait)
+            await self.storage.outbox.retry(row.id, self.now() + wait, why)
+            await self._settle(row.id, Delivery("pending", error=why))
             return "wait"
         if msg is not None and msg.drawing is not None and self.drawings is not None:
             self.drawings.drop(msg.drawing)  # sent, or refused for good: not needed again
@@ -281,67 +317,20 @@ class Deliverer:
         return "next" if more else "last"
 
     async def _post(self, row: OutboxRow, msg: Message) -> int:
-        """Send the channel message (or find it, if an earlier try got through); its id, -1 when
-        Discord refused it for good."""
-        if row.tried_at is not None:  # an earlier try may have got through before a crash
-            found = await self._find(row.channel, posted_text(msg), since=row.tried_at - CLOCK_SKEW)
+        """Send the channel message (or find it, if an earlier try got through before a crash); its
+        id, -1 when Discord refused it for good."""
+        if row.tried_at is not None:
+            found = await self.sender.find(row.channel, msg, since=row.tried_at)
             if found is not None:
                 log.info("Outbox %s was posted before a restart (message %s)", row.id, found)
                 return found
         await self.storage.outbox.trying(row.id, self.now())
-        channel = self.client.get_partial_messageable(row.channel)
-        for unarchived in (False, True):
-            try:
-                sent = await channel.send(nonce=row.nonce, **message_kwargs(msg))
-                return sent.id
-            except discord.Forbidden as e:
-                if e.code == 50083 and not unarchived and await self._unarchive(row.channel):
-                    continue
-                if e.code in GONE:
-                    raise Gone(GONE[e.code]) from None
-                raise Blocked(self._missing(row.channel, msg)) from None
-            except discord.NotFound as e:
-                if e.code in GONE:
-                    raise Gone(GONE[e.code]) from None
-                raise
-            except discord.HTTPException as e:
-                if e.status >= 500 or e.status == 429:
-                    raise
-                log.error("Discord refused outbox %s for good (%s %s): %s", row.id, e.status, e.code, e.text)
-                await self.storage.outbox.failed(row.id, f"{e.status} {e.code} {e.text}")
-                return -1
-        raise AssertionError("unreachable")  # pragma: no cover
-
-    async def _find(self, channel: int, text: str, since: float) -> int | None:
-        """Our message with ``text`` among the channel's messages since ``since`` (epoch seconds)."""
-        me = self.client.user
-        after = discord.Object(discord.utils.time_snowflake(datetime.fromtimestamp(since, UTC)))
         try:
-            async for m in self.client.get_partial_messageable(channel).history(limit=HISTORY, after=after):
-                if me is not None and m.author.id == me.id and unlink(text_of(m)) == unlink(text):
-                    return m.id
-        except discord.HTTPException:
-            log.warning("Could not read channel %s's last messages", channel, exc_info=True)
-        return None
-
-    async def _unarchive(self, channel: int) -> bool:
-        try:
-            await self.client.http.edit_channel(channel, archived=False)
-        except discord.HTTPException:
-            return False
-        log.info("Unarchived thread %s to post in it", channel)
-        return True
-
-    def _missing(self, channel_id: int, msg: Message) -> str:
-        """The permissions the bot lacks in the channel, in Discord's words (from its cache)."""
-        channel = self.client.get_channel(channel_id)
-        if not isinstance(channel, discord.abc.GuildChannel | discord.Thread):
-            return SEND_OR_ATTACH
-        perms = channel.permissions_for(channel.guild.me)
-        send = "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
-        wanted = ["view_channel", send, *(["attach_files"] if msg.image is not None or msg.pictures else [])]
-        missing = [NEEDED[p] for p in wanted if not getattr(perms, p)]
-        return " and ".join(missing) or SEND_OR_ATTACH
+            return await self.sender.send(row.channel, msg, row.nonce)
+        except Refused as e:
+            log.error("Discord refused outbox %s for good: %s", row.id, e)
+            await self.storage.outbox.failed(row.id, str(e))
+            return -1
 
     async def _blocked(self, row: OutboxRow, missing: str) -> None:
         log.warning("May not post in channel %s: missing %s", row.channel, missing)
@@ -354,26 +343,7 @@ class Deliverer:
             prefs = (await self.storage.players.prefs([game.host]))[game.host]
             with i18n.speaking(prefs.language or game.settings.language):  # a DM: in the host's language
                 text = blocked_text(game.id, row.channel, missing)
-            await self._dm(DirectMessage(game.host, text), None)
-
-    async def _dm(self, dm: DirectMessage, nonce: str | None, tried: int | None = None) -> int:
-        """Send a DM (unless a try at ``tried`` got through); its message id, or 0 when it cannot
-        be delivered (DMs closed …)."""
-        try:
-            user = self.client.get_user(dm.user_id) or await self.client.fetch_user(dm.user_id)
-            if tried is not None:
-                channel = user.dm_channel or await user.create_dm()
-                found = await self._find(channel.id, dm.text, since=tried - CLOCK_SKEW)
-                if found is not None:
-                    return found
-            text = COMMANDS.link(dm.text)[:2000]
-            sent = await user.send(text, nonce=nonce) if nonce else await user.send(text)
-        except (discord.Forbidden, discord.NotFound):
-            return 0
-        except discord.HTTPException:
-            log.warning("Direct message to user %s failed", dm.user_id, exc_info=True)
-            return 0
-        return sent.id
+            await self.sender.dm(DirectMessage(game.host, text), None, None)
 
 
 def dm_nonce(nonce: str, index: int) -> str:
@@ -381,8 +351,8 @@ def dm_nonce(nonce: str, index: int) -> str:
     Discord's 25 characters (a longer one, as posts of old databases may have, is shortened to a
     hash of it: the same on every try).
 
-    >>> dm_nonce("0a1b2c3d.5f", 2), len(dm_nonce("0123456789abcdef.1000000", 0))
-    ('0a1b2c3d.5fd2', 24)
+    >>> dm_nonce("0a1b2c.5f", 2), len(dm_nonce("0123456789abcdef.1000000", 0))
+    ('0a1b2c.5fd2', 24)
     """
     text = f"{nonce}d{index}"
     if len(text) <= NONCE_LIMIT:
@@ -391,8 +361,8 @@ def dm_nonce(nonce: str, index: int) -> str:
 
 
 def blocked_text(game_id: int, channel: int, missing: str) -> str:
-    """What the host (and the mover) are told when the bot may not post in the game's channel
-    (in the current language; ``missing`` as `Deliverer._missing` wrote it)."""
+    """What the host (and the mover) are told when the bot may not post in the game's channel (in
+    the current language; ``missing`` as `Blocked` names them)."""
     return _(
         "⚠️ La Città game {game}: I cannot post in <#{channel}> because I lack the **{missing}** "
         "permission there. Moves are stored and nothing is lost: ask a server admin to grant it, "
@@ -404,11 +374,3 @@ def blocked_text(game_id: int, channel: int, missing: str) -> str:
 def permissions_text(missing: str) -> str:
     """``View Channel and Attach Files`` in the current language (the names as Discord shows them)."""
     return i18n.listing([_(name) for name in missing.split(" and ") if name])
-
-
-def _why(e: BaseException) -> str:
-    if isinstance(e, discord.HTTPException):
-        return f"{e.status} {e.code} {e.text}".strip()
-    if isinstance(e, aiohttp.ClientError | OSError | TimeoutError):
-        return f"{type(e).__name__}: {e}"
-    return repr(e)
