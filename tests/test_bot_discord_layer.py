@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import discord
@@ -132,3 +134,18 @@ def test_every_id_matches_exactly_one_component_class() -> None:
     assert {ids.kind_of(cid).name for cid in made} == {k.name for k in ids.KINDS}
     too_large = "citta:99999999999999999999:0:-:join"  # its kind's class answers it: no longer used
     assert ids.kind_of(too_large) is ids.JOIN and parse_custom_id(too_large) is None
+
+
+def test_the_sender_alone_sends_each_button_as_its_kinds_class() -> None:
+    """What the delivery sends needs the component classes (`bot.client.layout.ITEMS`): importing
+    the sender is enough (a load benchmark, another process, import nothing else)."""
+    code = (
+        "from bot.client.sender import DiscordSender\n"
+        "from bot.client.layout import message_kwargs\n"
+        "from bot.ids import custom_id\n"
+        "from bot.results import Button, Message\n"
+        "kw = message_kwargs(Message('hi', buttons=(Button('🎲', custom_id(1, 2, None, 'panel')),)))\n"
+        "print(type(kw['view'].children[0]).__name__)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.strip() == "OpenPanel", done.stderr

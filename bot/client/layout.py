@@ -52,7 +52,14 @@ def select_item(s: Select) -> discord.ui.Item[Any]:
                for o in s.options]  # fmt: skip
     base: discord.ui.Select[Any] = discord.ui.Select(custom_id=s.custom_id, placeholder=s.placeholder,
                                                      options=options)  # fmt: skip
-    return ITEMS[kind_of(s.custom_id).name](base)
+    return _kind_class(s.custom_id)(base)
+
+
+def _kind_class(custom_id: str) -> Callable[[discord.ui.Item[Any]], discord.ui.Item[Any]]:
+    kind = kind_of(custom_id).name
+    if kind not in ITEMS:
+        raise LookupError(f"no component class for {kind!r}: import bot.client.components first")
+    return ITEMS[kind]
 
 
 def _mentions(msg: Message) -> discord.AllowedMentions:

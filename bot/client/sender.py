@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 import aiohttp
 import discord
 
+from bot.client import components
 from bot.client.layout import message_kwargs, posted_text, text_of
 from bot.client.mentions import COMMANDS, unlink
 from bot.results import DirectMessage, Message
@@ -45,7 +46,10 @@ GONE = {10003: N_("the channel was deleted"), 50083: N_("the thread is archived 
 
 
 class DiscordSender:
-    """Sends the outbox's posts through a discord.py ``client`` (see the module docstring)."""
+    """Sends the outbox's posts through a discord.py ``client`` (see the module docstring); each
+    button of a post is sent as its kind's class (`components.REGISTERED`)."""
+
+    kinds = components.REGISTERED
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client
