@@ -49,11 +49,15 @@ class Settings:
     and this process runs them all)."""
     shard_ids: tuple[int, ...] | None = None
     """``CITTA_SHARD_IDS``: the shards this process runs (None: all of ``shard_count``)."""
+    workers: int | None = None
+    """``CITTA_WORKERS``: the processes that draw the pictures and think for the computer players
+    (None: one per CPU the process may use; 0: none, all in the bot's process)."""
 
     def __repr__(self) -> str:
         return (
             f"Settings(db_path={shown(self.db_path)!r}, dev_guild={self.dev_guild!r}, "
-            f"log_level={self.log_level!r}, shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r})"
+            f"log_level={self.log_level!r}, shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r}, "
+            f"workers={self.workers!r})"
         )
 
 
@@ -70,6 +74,7 @@ class _Read(BaseSettings):
     CITTA_LOG_LEVEL: str = ""
     CITTA_SHARD_COUNT: str = ""
     CITTA_SHARD_IDS: str = ""
+    CITTA_WORKERS: str = ""
 
     @classmethod
     def settings_customise_sources(
@@ -107,9 +112,16 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
     count, ids = _shards(
         values.get("CITTA_SHARD_COUNT", "").strip(), values.get("CITTA_SHARD_IDS", "").strip()
     )
+    workers_text = values.get("CITTA_WORKERS", "").strip()
+    if workers_text and not workers_text.isdigit():
+        raise ConfigError(
+            f"CITTA_WORKERS must be a whole number of worker processes (0: draw in the bot's process), "
+            f"not {workers_text!r}."
+        )
     return Settings(
-        token=token, db_path=db.where, dev_guild=dev_guild, log_level=level, shard_count=count, shard_ids=ids
-    )
+        token=token, db_path=db.where, dev_guild=dev_guild, log_level=level, shard_count=count, shard_ids=ids,
+        workers=int(workers_text) if workers_text else None,
+    )  # fmt: skip
 
 
 def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:

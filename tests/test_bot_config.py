@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import REDACTED, ConfigError, check_database, load_settings, setup_logging
+from bot.service.workers import ProcessWorkers, ThreadWorkers, usable_cpus, workers_for
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -213,3 +214,17 @@ def test_wrong_shard_settings_say_what_is_wrong_and_what_is_right(count: str, id
     with pytest.raises(ConfigError, match=message) as e:
         load_settings(env, env_file=None)
     assert "\n" not in str(e.value)
+
+
+def test_the_workers_are_a_count_of_processes_or_none() -> None:
+    assert load_settings({"DISCORD_TOKEN": "t"}, env_file=None).workers is None
+    assert load_settings({"DISCORD_TOKEN": "t", "CITTA_WORKERS": "0"}, env_file=None).workers == 0
+    assert load_settings({"DISCORD_TOKEN": "t", "CITTA_WORKERS": " 3 "}, env_file=None).workers == 3
+    with pytest.raises(ConfigError, match="CITTA_WORKERS must be a whole number"):
+        load_settings({"DISCORD_TOKEN": "t", "CITTA_WORKERS": "two"}, env_file=None)
+    assert isinstance(workers_for(0), ThreadWorkers)
+    pool = workers_for(None)
+    try:
+        assert isinstance(pool, ProcessWorkers) and pool.processes == usable_cpus() >= 1
+    finally:
+        pool.close()

@@ -23,6 +23,7 @@ import discord
 
 from bot.client.bot import CittaBot
 from bot.config import Settings
+from bot.service.workers import workers_for
 
 log = logging.getLogger("bot")
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -71,7 +72,7 @@ async def serve(settings: Settings) -> None:
     for attempt in itertools.count(1):
         async with CittaBot(
             db_path=settings.db_path, dev_guild=settings.dev_guild, shard_count=settings.shard_count,
-            shard_ids=settings.shard_ids,
+            shard_ids=settings.shard_ids, workers=workers_for(settings.workers),
         ) as bot:  # fmt: skip
             try:
                 await bot.start(settings.token)

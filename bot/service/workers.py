@@ -61,6 +61,20 @@ class ThreadWorkers:
         return None
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity; the machine's count where that is unknown)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def workers_for(count: int | None) -> Workers:
+    """The workers of a bot: ``count`` processes (None: one per usable CPU; 0: threads of the bot's
+    own process, for the smallest hosts)."""
+    return ThreadWorkers() if count == 0 else ProcessWorkers(count)
+
+
 def _die_with_parent(parent: int) -> None:
     """End this worker when the bot's process (``parent``) ends, even by SIGKILL (a pool's
     workers would otherwise live on, each holding the renderer's memory): Linux's parent-death
@@ -110,7 +124,7 @@ class ProcessWorkers:
     """
 
     def __init__(self, processes: int | None = None) -> None:
-        self.processes = processes or os.cpu_count() or 1
+        self.processes = processes or usable_cpus()
         self._pools = [self._new_pool() for _ in range(self.processes)]
         self._busy = [False] * self.processes
         self._waiting: deque[_Job] = deque()

@@ -5,7 +5,8 @@
 no ``.env`` is read; removed when the fake stops), its stdout and stderr in one log file there (or in
 ``log``). The environment is the test's, without
 any DISCORD_*, CITTA_* or FAKE_* variable, plus FAKE_DISCORD_URL, DISCORD_TOKEN (the fake's token),
-CITTA_DEV_GUILD (the fake's guild) and PYTHONUNBUFFERED, then ``env`` over them.
+CITTA_DEV_GUILD (the fake's guild), CITTA_WORKERS (`WORKERS`) and PYTHONUNBUFFERED, then ``env`` over
+them.
 """
 
 from __future__ import annotations
@@ -97,6 +98,12 @@ class BotProcess:
         return f"<BotProcess pid={self.pid} returncode={self.returncode} log={self.log}>"
 
 
+WORKERS = "1"
+"""The spawned bot's worker processes (``CITTA_WORKERS``), unless ``env`` says otherwise: one, so
+that its pictures are still drawn in a worker process as in production, without warming a worker
+per core at every start of every test."""
+
+
 async def spawn(fake: FakeDiscord, env: dict[str, str], log: Path | None = None) -> BotProcess:
     """Start the real bot against ``fake`` (see the module docstring); it is not ready yet."""
     workdir = Path(tempfile.mkdtemp(prefix="fakediscord-bot-"))
@@ -107,6 +114,7 @@ async def spawn(fake: FakeDiscord, env: dict[str, str], log: Path | None = None)
         "FAKE_DISCORD_URL": fake.http_url,
         "DISCORD_TOKEN": fake.token,
         "CITTA_DEV_GUILD": str(fake.store.guild_id),
+        "CITTA_WORKERS": WORKERS,
         "PYTHONUNBUFFERED": "1",
         "PYTHONPATH": pythonpath,
     }
