@@ -1,5 +1,5 @@
-"""Finding what a request is about: the game of a channel (or by id), the user's seat in it, its
-position; and storing a plain announcement of a change (part of the service layer)."""
+"""Finding what a request is about: the game of a channel (or by id), the user's seat in it; and
+storing a plain announcement of a change (part of the service layer)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,7 @@ from bot.errors import NoGame
 from bot.results import Outcome, Post
 from bot.service.admission import whose
 from bot.service.context import Context
-from bot.service.positions import restore
 from bot.storage.rows import GameRow, SeatRow
-from engine import Game
 from i18n import N_, _
 
 NOT_RUNNING = {
@@ -43,11 +41,6 @@ async def seat_of(ctx: Context, row: GameRow, user_id: int) -> tuple[SeatRow, li
     """The user's seat in the game, and all its seats; `NotSeated` when they do not play in it."""
     seats = await ctx.storage.games.seats(row.id)
     return whose(seats, None, user_id), seats
-
-
-def position(row: GameRow) -> Game:
-    """The game at the row's stored position (a game that has started)."""
-    return restore(row)
 
 
 async def told(ctx: Context, row: GameRow, outcome: Outcome) -> Outcome:

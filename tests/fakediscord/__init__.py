@@ -22,8 +22,13 @@ component's UPDATE_MESSAGE changed; Discord's rules for them are in `components`
 Faults and the world (each module's docstring says exactly how Discord and discord.py behave):
 
 - ``fake.fail(method, path_pattern, status, ...)``, ``fake.hold(...)``, ``fake.faults_served``: `faults`;
+- ``fake.forge(user, custom_id, channel=...)``: a press a modified client could send (any id, any
+  channel, another guild, a DM), to check that the bot validates what it receives: `driver`;
+- ``fake.check()`` fails a test on an unanswered interaction, a defer never completed, or a defer
+  completed by a followup (deprecated: Discord asks for an edit of the original): `interactions`;
 - ``await fake.add_guild(name, shard=1, shards=2)`` (a guild on a chosen shard; the gateway is sharded
   as Discord's: `gateway`), ``await fake.deny(channel, "send_messages")``, ``allow_perms``, ``reset_perms``,
+  ``grant`` (a member's role in a guild, e.g. Manage Server), ``add_text_channel``,
   ``delete_channel``, ``add_thread``, ``archive``, ``unarchive``, ``user_says``, ``advance``,
   ``request_reconnect``, ``drop_gateway``, ``gateway_paused()``: `world`; what REST then enforces: `channels`;
 - ``await fake.spawn_bot(env)`` → `process.BotProcess` (``ready``, ``kill9``, ``wait``, ``output``): the
