@@ -6,6 +6,7 @@ import contextlib
 import io
 import logging
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -228,3 +229,14 @@ def test_the_workers_are_a_count_of_processes_or_none() -> None:
         assert isinstance(pool, ProcessWorkers) and pool.processes == usable_cpus() >= 1
     finally:
         pool.close()
+
+
+@pytest.mark.parametrize("password", ["Zq3/xK9?u#Tv", "pQ7/Vv8@w0rdQ", "a4B#c9D", "x1Y?y2Z/z3W"])
+def test_a_database_url_that_does_not_parse_is_reported_without_its_password(password: str) -> None:
+    url = f"postgresql://citta:{password}@db.example:5432/citta"
+    with pytest.raises(ConfigError) as refused:
+        load_settings({"DISCORD_TOKEN": "t", "CITTA_DB": url}, env_file=None)
+    said = str(refused.value)
+    secret_parts = [p for p in re.split(r"[/?#@]", password) if len(p) > 2]
+    assert not [p for p in secret_parts if p in said], said
+    assert "citta:" not in said and "percent-encoded" in said and "%2F" in said, said

@@ -9,6 +9,15 @@ PosixPath('/data/citta.db')
 'postgres'
 >>> shown("postgresql://citta:s3cret@db:5432/citta")
 'postgresql://citta:[redacted]@db:5432/citta'
+
+A URL that does not parse is reported with nothing of what stands between ``://`` and the last
+``@`` (a password with ``/``, ``?`` or ``#`` in it would cut the URL there):
+
+>>> try:
+...     target("postgresql://citta:ab/c?d#e@db:5432/citta")
+... except BadDatabase as e:
+...     print(str(e).split(": write")[0])
+CITTA_DB=postgresql://…@db:5432/citta is not a PostgreSQL URL
 """
 
 from __future__ import annotations
@@ -25,6 +34,10 @@ SQLITE_PREFIX = "sqlite:///"
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 REDACTED = "[redacted]"
 EXAMPLES = "a file path, sqlite:///path or postgresql://user:password@host:port/database"
+ENCODE = (
+    "a password with / ? # @ : or % in it is written percent-encoded: / as %2F, ? as %3F, # as %23, "
+    "@ as %40, : as %3A, % as %25"
+)
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
 
 
@@ -64,16 +77,33 @@ def target(value: str | Path) -> Target:
         try:
             parts = urlsplit(text)
             parts.port  # noqa: B018 - raises ValueError for a port that is not a number
-        except ValueError as e:
+        except ValueError:
             raise BadDatabase(
-                f"CITTA_DB={shown(text)} is not a PostgreSQL URL ({e}): write {EXAMPLES}."
+                f"CITTA_DB={hidden(text)} is not a PostgreSQL URL: write {EXAMPLES} ({ENCODE})."
             ) from None
         if not parts.hostname and "host=" not in parts.query:
             raise BadDatabase(
-                f"CITTA_DB={shown(text)} names no server: write postgresql://user:password@host:port/database."
+                f"CITTA_DB={hidden(text)} names no server: write "
+                f"postgresql://user:password@host:port/database ({ENCODE})."
             )
         return Target("postgres", text)
-    raise BadDatabase(f"CITTA_DB={shown(text)} is neither SQLite nor PostgreSQL: set it to {EXAMPLES}.")
+    raise BadDatabase(f"CITTA_DB={hidden(text)} is neither SQLite nor PostgreSQL: set it to {EXAMPLES}.")
+
+
+def hidden(text: str) -> str:
+    """A URL for an error message: nothing of what stands between ``://`` and its last ``@`` (the
+    user and the password, however they are written), nor of its query (``?password=…``).
+
+    >>> hidden("postgresql://me:p@ss/w?rd@db/citta?sslmode=require&password=x")
+    'postgresql://…@db/citta?…'
+    >>> hidden("postgres://db/citta")
+    'postgres://db/citta'
+    """
+    head, sep, rest = text.partition("://")
+    if "@" in rest:
+        rest = "…@" + rest.rpartition("@")[2]
+    address, question, _query = rest.partition("?")
+    return head + sep + address + ("?…" if question else "")
 
 
 def shown(value: str | Path) -> str:
