@@ -13,6 +13,7 @@ from bot.results import Button, Message, User
 from bot.service.context import Context
 from bot.service.ending import replay_message
 from bot.service.history import favourite, number, signed
+from bot.service.lobby import clean_name
 from bot.storage.rows import FORMER, Finished
 from i18n import N_, _, _n
 
@@ -93,7 +94,7 @@ async def stats(ctx: Context, guild: int, user: User) -> Message:
     """A player's record on this server: games, wins, scores, rating and trend, hunger, buildings."""
     results = await ctx.storage.history.results_of(guild, f"user:{user.id}")
     if not results:
-        raise NoGame(_("{name} has no finished game on this server yet.", name=user.name))
+        raise NoGame(_("{name} has no finished game on this server yet.", name=clean_name(user.name)))
     places = [r.place for r in results]
     n, wins = len(places), sum(p.rank == 1 for p in places)
     scores = [p.score for p in places]

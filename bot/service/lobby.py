@@ -30,9 +30,15 @@ SETUPS = {"beginner": N_("beginner setup"), "experienced": N_("experienced setup
 
 
 def clean_name(name: str) -> str:
-    """A display name safe to show in messages: no markdown, no mentions, not too long."""
-    kept = "".join(ch for ch in name if ch.isprintable() and ch not in "*_`~|<>@#\\")
-    return (kept.strip() or "player")[:NAME_LIMIT]
+    """A display name safe to show in messages: plain text (no formatting, no mention, no link
+    Discord would make of it), not too long.
+
+    >>> clean_name("[Nitro](https://example.com/x) **Ann**")
+    'Nitro(https example.com/x) Ann'
+    """
+    kept = "".join(ch for ch in name if ch.isprintable() and ch not in "*_`~|<>@#\\[]")
+    kept = kept.replace("://", " ")  # a URL's scheme: Discord links nothing without it
+    return (" ".join(kept.split()) or "player")[:NAME_LIMIT]
 
 
 def unique_names(names: list[str]) -> list[str]:

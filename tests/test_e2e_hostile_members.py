@@ -1,0 +1,36 @@
+"""End-to-end: what a hostile member of a server can put in front of others. A display name is
+shown as plain text wherever it appears: no masked link, no link, no formatting, no mention."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from fakediscord import FakeDiscord
+from fakediscord.fixtures import fake_discord
+from test_e2e_support import Table, citta_bot
+
+__all__ = ["fake_discord"]
+
+SEED = 21
+LINK = re.compile(r"\]\(|https?://|<@&|@everyone|\*\*\[", re.IGNORECASE)
+
+
+async def test_a_name_with_a_masked_link_is_plain_text_in_every_post(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
+    fake = fake_discord
+    mallory = fake.add_user("[nitro](https://example.com/x) **free**")
+    async with citta_bot(fake, database, seed=SEED) as bot:
+        table = Table(fake, bot)
+        await table.open(fake.user("alice"), [mallory])
+        for _ in range(4):
+            [user] = table.pending()
+            await table.play(user, str(table.game.legal_moves(table.seat(user))[0]))
+        posts = [m for m in fake.messages() if m.author is fake.bot_user]
+        named = [m for m in posts if "Nitro" in m.text]
+        assert named, "the name is shown"
+        linked = [m.text for m in named if LINK.search(m.text)]
+        assert not linked, "no link, mention or formatting comes from a name"
+        alts = [alt or "" for m in posts for _, alt in m.gallery()]
+        assert alts and not [a for a in alts if "](" in a or "://" in a]
