@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+
+from bot.service import choices
 from bot.service.choices import MAX_CHOICES, choices_for, rank_moves
-from engine import Game
+from engine import Action, Game
 from engine.board import BOARD
+from engine.describe import describe
 
 
 def _game() -> tuple[Game, int]:
@@ -92,3 +98,25 @@ def test_typing_the_city_that_gives_the_citizen_finds_the_founding_from_it() -> 
         city = next(c.name for c in g.view(None).players[seat].cities if c.castle == source)
         shown = rank_moves(g, seat, f"found {found.hex} {city}")
         assert shown[0] == found._replace(source=source)
+
+
+def test_each_move_is_described_once_per_version_whatever_is_typed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Discord lets a client send 6,000 characters at every key: they are cut before matching, and
+    the descriptions of a position's moves are written once per game version, not at every key."""
+    g, seat = _game()
+    written: list[Action] = []
+
+    def counting(game: Game, seat: int, action: Action, **kw: Any) -> str:
+        written.append(action)
+        return describe(game, seat, action, **kw)
+
+    monkeypatch.setattr(choices, "describe", counting)
+    for typed in ("", "b", "bu", "build", "culture", "c " * 2999 + "q", "x" * 6000, "farm food"):
+        kept = choices.described_at(7, 0, g, seat)
+        assert len(choices_for(g, seat, typed, described=kept)) <= MAX_CHOICES
+    assert written and len(written) == len(set(written)) <= len(g.legal_moves(seat))
+    g.play(seat, g.legal_moves(seat)[0])  # the same game object at its next version
+    written.clear()
+    nxt = g.pending_seats()[0]
+    shown = choices_for(g, nxt, "", described=choices.described_at(7, 1, g, nxt))
+    assert written and [c.name for c in shown] == [describe(g, nxt, Action.parse(c.value)) for c in shown]
