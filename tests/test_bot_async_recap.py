@@ -8,7 +8,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from test_bot_support import CHANNEL, PLAYERS, PNG, SEED, current, open_service, start_game
+from test_bot_support import CHANNEL, OUTSIDER, PLAYERS, PNG, SEED, current, open_service, start_game
 
 from bot.service import export as svc_export
 from bot.service import leaving as svc_leaving
@@ -72,8 +72,10 @@ async def test_the_export_hides_the_seed_while_the_game_runs_and_replays_once_it
         await svc_moves.play(
             svc, PLAYERS[seat].id, str(rnd.choice(game.legal_moves(seat))), channel=CHANNEL, confirmed=True
         )
-    running = await svc_export.export(svc, channel=CHANNEL)
+    running = await svc_export.export(svc, channel=CHANNEL, user_id=PLAYERS[1].id)
     assert running.image is not None and running.filename.endswith(".json") and not running.ephemeral
+    asked = await svc_export.export(svc, channel=CHANNEL, user_id=OUTSIDER.id)
+    assert asked.ephemeral and asked.image == running.image, "a non-player gets the same record, privately"
     data = json.loads(running.image)
     assert data["seed"] is None and str(SEED) not in running.image.decode() and "seed" in running.text
     assert len(data["moves"]) == 12 and data["players"] == ["Ann", "Bob"]

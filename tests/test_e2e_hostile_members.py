@@ -1,5 +1,6 @@
 """End-to-end: what a hostile member of a server can put in front of others. A display name is
-shown as plain text wherever it appears: no masked link, no link, no formatting, no mention."""
+shown as plain text wherever it appears (no masked link, no link, no formatting, no mention); a
+non-player's exports are answered privately, so nobody fills a channel with files."""
 
 from __future__ import annotations
 
@@ -34,3 +35,20 @@ async def test_a_name_with_a_masked_link_is_plain_text_in_every_post(
         assert not linked, "no link, mention or formatting comes from a name"
         alts = [alt or "" for m in posts for _, alt in m.gallery()]
         assert alts and not [a for a in alts if "](" in a or "://" in a]
+
+
+async def test_a_non_players_exports_are_answered_privately_and_a_players_posted(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
+    fake = fake_discord
+    alice, bob, erin = fake.user("alice"), fake.user("bob"), fake.user("erin")
+    async with citta_bot(fake, database, seed=SEED) as bot:
+        table = Table(fake, bot)
+        await table.open(alice, [bob])
+        before = len(fake.messages())
+        for _ in range(20):  # as fast as a client sends them
+            rec = await fake.slash(erin, "citta export")
+            assert rec.ephemeral and rec.original is not None and rec.original.attachments
+        assert len(fake.messages()) == before, "nothing of erin's 20 exports reached the channel"
+        posted = await fake.slash(bob, "citta export")
+        assert not posted.ephemeral and posted.original in fake.messages(), "a player's export is posted"

@@ -26,10 +26,14 @@ SECRET_SEED = N_(
 )
 
 
-async def export(ctx: Context, *, channel: int) -> Message:
-    """The game record as a JSON file (the seed only once the game has ended), posted in the channel
-    (its text in the game's language; the file's note stays English)."""
+async def export(ctx: Context, *, channel: int, user_id: int | None = None) -> Message:
+    """The game record as a JSON file (the seed only once the game has ended): posted in the channel
+    when one of its players asks (its text in the game's language; the file's note stays English),
+    privately to anyone else (``user_id``: who asks; None: posted), so that nobody can fill a
+    channel with files."""
     row = await game_row(ctx, channel, None, active=False)
+    seats = await ctx.storage.games.seats(row.id) if user_id is not None else []
+    public = user_id is None or any(s.user_id == user_id for s in seats)
     if row.record is None:
         raise NoGame(_("The game has not started yet: there is nothing to export."))
     ended = row.status in ("over", "abandoned")
@@ -58,7 +62,7 @@ async def export(ctx: Context, *, channel: int) -> Message:
     if not ended:
         data["note"] = SECRET_SEED
     blob = json.dumps(data, indent=1).encode()
-    with i18n.speaking(row.settings.language):  # posted in the channel
+    with i18n.speaking(row.settings.language if public else i18n.current().code):
         note = _(SECRET_SEED) if not ended else _(FULL_RECORD)
         text = _n(
             "📄 Record of game {game} ({count} move). {note}",
@@ -67,4 +71,4 @@ async def export(ctx: Context, *, channel: int) -> Message:
             game=row.id,
             note=note,
         )
-    return Message(text, image=blob, filename=f"la-citta-game-{row.id}.json")
+    return Message(text, image=blob, filename=f"la-citta-game-{row.id}.json", ephemeral=not public)

@@ -91,4 +91,7 @@ async def recap(interaction: Interaction) -> None:
 
 @citta.command(description=_("The game record as a JSON file (the seed is added when the game ends)"))
 async def export(interaction: Interaction) -> None:
-    await answer(interaction, await exporting.export(ctx(interaction), channel=channel(interaction)))
+    await answer(
+        interaction,
+        await exporting.export(ctx(interaction), channel=channel(interaction), user_id=interaction.user.id),
+    )
