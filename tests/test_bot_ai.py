@@ -3,13 +3,15 @@ moves marked), a game against a computer reaches its end, and nobody is pinged f
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
 import pytest
-from test_bot_support import CHANNEL, PLAYERS, Transcript, answered, current, open_service, start_game
+from test_bot_support import CHANNEL, PLAYERS, Transcript, answered, current, open_service, query, start_game
 
 from bot.errors import LobbyError, NotAllowed
+from bot.ids import parse_custom_id
 from bot.results import Outcome
 from bot.service import advance as svc_advance
 from bot.service import leaving as svc_leaving
@@ -91,6 +93,16 @@ async def test_a_game_against_a_computer_reaches_the_end_with_its_moves_marked(d
     assert row is not None and row.status == "over"
     assert await svc.storage.clocks.get(game_id) == [], "no clock runs for a finished game"
     assert not log.outcomes[-1].settled, "the last move leaves the replay to post"
+    posts = [o.announcement for o in log.outcomes if o.announcement is not None]
+    for_computer = [p for p in posts if "Next: 🤖 Computer 1 to" in p.text]
+    assert for_computer and all(not p.buttons for p in for_computer), "no 🎲, no quick answer for a computer"
+    refs = [parse_custom_id(b.custom_id) for p in posts for b in p.buttons]
+    assert refs and all(r is not None and r.seat in (None, 0) for r in refs), "every button is Ann's"
+    texts = [
+        json.loads(r["payload"])["message"] for r in await query(svc.storage, "SELECT payload FROM outbox")
+    ]
+    [final] = [t["text"] for t in texts if t and "final scoring" in t["text"]]
+    assert "🤖 Computer 1 (random)" in final and "Computer (random)" not in final, "named as in every post"
     await svc.close()
 
 

@@ -139,7 +139,7 @@ async def commit(
                 clocks=fresh_clocks(ctx, row, game, seats, gone),
                 restart={m.seat for m in made},
                 away=away,
-                posts=[Post(row.channel, outcome=outcome), *ending.final_posts(row, places)],
+                posts=[Post(row.channel, outcome=outcome), *ending.final_posts(row, places, seats)],
                 batch=batch,
                 guild=row.guild or 0,
                 placings=places,
@@ -246,6 +246,7 @@ async def announce(
     ``last_move`` (default: the body), as plain text."""
     users = {s.seat: s.user_id for s in seats}
     names = {s.seat: s.name for s in seats}
+    bots = {s.seat for s in seats if s.computer or s.resigned}  # the bot answers them: no button
     nxt, pinged = summary.next_line(game, users)
     pending, view = game.pending_seats(), game.view(None)
     drawing: Drawing | None = None
@@ -271,6 +272,6 @@ async def announce(
         "\n".join(t for t in (body, nxt, numbers) if t),
         pictures=drawn,
         mentions=pinged,
-        buttons=summary.decision_buttons(game, game_id, version, names),
+        buttons=summary.decision_buttons(game, game_id, version, names, bots),
         drawing=drawing,
     )

@@ -40,13 +40,13 @@ async def placings_of(
         yield placings(game, seats, ratings)
 
 
-def final_posts(row: GameRow, places: list[Placing]) -> list[Post]:
+def final_posts(row: GameRow, places: list[Placing], seats: list[SeatRow]) -> list[Post]:
     """The end-of-game post (scoring breakdown, rating changes, in the game's language); none while the
     game runs."""
     if not places:
         return []
     with i18n.speaking(row.settings.language):
-        return [Post(row.channel, Message(final_text(row.id, places)))]
+        return [Post(row.channel, Message(final_text(row.id, places, {s.seat: s.name for s in seats})))]
 
 
 async def post_replay(ctx: Context, game_id: int) -> list[int]:

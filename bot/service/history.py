@@ -9,6 +9,7 @@ the games they played as `FORMER` (their rating is deleted).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 
 from bot.service.ratings import Standing, ranks, rate
 from bot.storage.rows import Placing, Rating, SeatRow
@@ -93,8 +94,10 @@ def signed(x: float) -> str:
     return f"+{x:.1f}" if x > 0 else f"−{-x:.1f}"
 
 
-def final_text(game_id: int, places: list[Placing]) -> str:
-    """The end-of-game post: places, the scoring breakdown, and each player's rating change."""
+def final_text(game_id: int, places: list[Placing], names: Mapping[int, str] | None = None) -> str:
+    """The end-of-game post: places, the scoring breakdown, and each player's rating change. A
+    computer player is named as the game named it (``names``, by seat: ``Computer 1``) and its
+    level, which is whose rating changes."""
     lines = [_("🏁 **Game {game} — final scoring** (citizens + complete cities − hunger = score)",
                game=game_id)]  # fmt: skip
     for p in sorted(places, key=lambda p: (p.rank, p.seat)):
@@ -103,7 +106,10 @@ def final_text(game_id: int, places: list[Placing]) -> str:
             "{count} citizens + {bonus} for complete cities − {hunger} hunger = **{score}**",
             p.citizens, bonus=p.bonus, hunger=p.hunger_vp, score=number(p.score),
         )  # fmt: skip
-        name = _("**{name}** (resigned)", name=shown_name(p)) if p.resigned else f"**{shown_name(p)}**"
+        who = shown_name(p)
+        if p.user_id is None and names and p.seat in names:
+            who = _("🤖 {name} ({level})", name=names[p.seat], level=_(p.player.removeprefix("computer:")))
+        name = _("**{name}** (resigned)", name=who) if p.resigned else f"**{who}**"
         lines.append(
             _("{rank}. {name}: {parts}, {gold} gold — rating {rating} ({change})", rank=p.rank, name=name,
               parts=parts, gold=p.gold, rating=number(p.after.shown), change=signed(p.change))

@@ -7,7 +7,7 @@ that no hidden information can reach a channel message.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import i18n
 from bot.ids import custom_id
@@ -177,12 +177,17 @@ def _candidates(game: Game, seat: int) -> list[Action]:
     return first + [a for a in moves if a not in first]
 
 
-def decision_buttons(game: Game, game_id: int, version: int, names: dict[int, str]) -> tuple[Button, ...]:
+def decision_buttons(
+    game: Game, game_id: int, version: int, names: dict[int, str], bots: Collection[int] = ()
+) -> tuple[Button, ...]:
     """The 🎲 button that opens a player's private panel (every move by taps), then quick
-    buttons for the pending decisions: at most 5 per seat, each for its seat only, 25 in all."""
+    buttons for the pending decisions: at most 5 per seat, each for its seat only, 25 in all.
+    None for the seats of ``bots`` (computer players, resigned players: the bot answers them)."""
     if game.is_over:
         return ()
-    seats = game.pending_seats()
+    seats = [s for s in game.pending_seats() if s not in bots]
+    if not seats:
+        return ()
     buttons: list[Button] = [Button(_(PANEL_LABEL), custom_id(game_id, version, None, "panel"), "success")]
     for seat in seats:
         prefix = f"{names[seat]}: " if len(seats) > 1 else ""
