@@ -92,13 +92,26 @@ async def test_a_missing_permission_is_told_privately_and_posts_resume_once_gran
         )
         assert f"<#{fake.channel.id}>" in host_dm.text
         assert not _posts_of(fake, move), "nothing is posted without the permission"
+        moves = [move]
+        for _ in range(2):  # the movers after the first are told too, at once, each time
+            game = await table.stored()
+            seat = game.pending_seats()[0]
+            nxt = str(game.legal_moves(seat)[0])
+            later = await fake.slash(table.players[seat], "citta play", move=nxt)
+            assert (await answer(fake, later)).text.startswith(f"You played `{nxt}`.")
+            told = await fake.wait_for(
+                lambda r=later: next((m for m in r.messages if "Attach Files" in m.text), None), timeout=2
+            )
+            assert told.ephemeral and told.recipient is table.players[seat], told.text
+            moves.append(nxt)
         status = await fake.slash(alice, "citta status")
         assert status.original is not None and "lack the **Attach Files** permission" in status.original.text
         await fake.allow_perms(fake.channel, "attach_files")  # the bot hears of it (CHANNEL_UPDATE)
         post = await fake.wait_for(lambda: next(iter(_posts_of(fake, move)), None), timeout=10)
         assert post.attachment("board.png")
         await bot.deliverer.settle()
-        assert len(_posts_of(fake, move)) == 1
+        sent = [m.text for m in posts_after(fake, 0) if m.text.startswith("`")]
+        assert [t.split("`")[1] for t in sent] == moves, "each post once, in their order"
         assert len([m for m in fake.dms(alice) if "Attach Files" in m.text]) == 1, "the host is told once"
     fake.check()
 

@@ -228,11 +228,16 @@ class Deliverer:
         return {i: self._outcomes.get(i, Delivery("pending")) for i in wanted}
 
     async def problem(self, outcome: Outcome, timeout: float) -> str | None:
-        """What the actor must be told when the outcome's announcement cannot be posted (waiting at
-        most ``timeout`` for it; in the current language); None: it was posted, or is on its way."""
+        """What the actor must be told when the outcome's announcement cannot be posted (in the current
+        language); None: it was posted, or is on its way. A channel the table was already told it
+        lacks a permission in is said at once (the post waits behind the one that was refused);
+        otherwise the post is waited for, at most ``timeout``."""
         if not outcome.outbox:
             return None
         self.wake()
+        game = await self.storage.games.game(outcome.game) if outcome.game else None
+        if game is not None and game.blocked is not None:
+            return blocked_text(game.id, game.channel, game.blocked)
         results = await self.wait(outcome.outbox, timeout)
         held = next((r for r in results.values() if r.state == "held"), None)
         if held is not None:
