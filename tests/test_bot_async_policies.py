@@ -12,10 +12,12 @@ from bot.errors import MoveRefused, NotAllowed, NotSeated
 from bot.results import User
 from bot.service import absence as svc_absence
 from bot.service import moves as svc_moves
+from bot.service import questions as svc_questions
 from bot.service import settings as svc_settings
 from bot.service.context import Context
 from bot.service.settings import SettingsError
 from bot.storage.rows import SeatRow
+from engine import Game
 
 ANN, BOB = PLAYERS[:2]
 
@@ -143,14 +145,17 @@ async def test_the_host_hands_a_seat_to_someone_else_who_plays_it_from_then_on(t
     seat = (await current(table.svc)).pending_seats()[0]
     old = PLAYERS[seat]
     new = User(777, "Newcomer")
+    other = PLAYERS[1 - seat]
     with pytest.raises(NotAllowed, match="Only the host"):
-        await svc_absence.replace(table.svc, PLAYERS[1].id, channel=CHANNEL, old=old, new=new)
+        await svc_absence.replace(table.svc, OUTSIDER.id, channel=CHANNEL, old=old, new=new)
     with pytest.raises(NotAllowed, match="already plays"):
-        await svc_absence.replace(table.svc, ANN.id, channel=CHANNEL, old=old, new=PLAYERS[1 - seat])
+        await svc_absence.replace(table.svc, ANN.id, channel=CHANNEL, old=old, new=other)
     with pytest.raises(NotSeated):
         await svc_absence.replace(table.svc, ANN.id, channel=CHANNEL, old=OUTSIDER, new=new)
     await table.at(12)  # one reminder for the old player
-    done = await svc_absence.replace(table.svc, ANN.id, channel=CHANNEL, old=old, new=new)
+    with pytest.raises(NotAllowed, match=f"only {old.name} can hand it over"):  # a seat's secrets are its own
+        await svc_absence.replace(table.svc, other.id, channel=CHANNEL, old=old, new=new, can_manage=True)
+    done = await svc_absence.replace(table.svc, old.id, channel=CHANNEL, old=old, new=new)  # their own seat
     assert done.announcement is not None and f"<@{new.id}> takes over" in done.announcement.text
     assert done.announcement.mentions == (new.id,)
     await table.restart()
@@ -161,3 +166,33 @@ async def test_the_host_hands_a_seat_to_someone_else_who_plays_it_from_then_on(t
     assert post.message is not None and post.message.mentions == (new.id,)
     played = await svc_moves.play(table.svc, new.id, "gold", channel=CHANNEL)
     assert played.reply.text == "You played `gold`."
+
+
+async def test_a_player_who_takes_a_seat_over_sees_only_what_is_revealed_to_it_from_then_on(
+    table: Table,
+) -> None:
+    """A seated host may not take another player's seat (to read its polled cards) while its player
+    still has time; once it is theirs, only what the seat learns from then on is theirs to see."""
+    names = [p.name for p in PLAYERS[:2]]
+    table.svc.seeds = lambda: next(s for s in range(500) if _can_poll(Game.new(names, seed=s)))
+    await start_game(table.svc, 2)
+    seat = (await current(table.svc)).pending_seats()[0]
+    old, other, new = PLAYERS[seat], PLAYERS[1 - seat], User(778, "Newcomer")
+    await svc_moves.play(table.svc, old.id, "poll 1 2", channel=CHANNEL)
+    seen = await svc_questions.secrets(table.svc, old.id, channel=CHANNEL)
+    assert "card 1 is" in seen.text and "card 2 is" in seen.text
+    game = await current(table.svc)
+    assert game.pending_seats() == [1 - seat], "the poll was the poller's turn: the other player is next"
+    await svc_moves.play(table.svc, other.id, "gold", channel=CHANNEL)
+    assert (await current(table.svc)).pending_seats() == [seat], "the table waits for the poller again"
+    with pytest.raises(NotAllowed, match=rf"only {old.name} can hand it over"):  # they still have time
+        await svc_absence.replace(table.svc, other.id, channel=CHANNEL, old=old, new=new, can_manage=True)
+    await table.at(25)  # past the deadline: now the table may hand the seat on
+    await svc_absence.replace(table.svc, other.id, channel=CHANNEL, old=old, new=new, can_manage=True)
+    mine = await svc_questions.secrets(table.svc, new.id, channel=CHANNEL)
+    assert "card" not in mine.text and "no private information" in mine.text, mine.text
+
+
+def _can_poll(game: Game) -> bool:
+    seat = game.pending_seats()[0]
+    return "poll 1 2" in [str(a) for a in game.legal_moves(seat)]

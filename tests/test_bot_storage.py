@@ -81,8 +81,13 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
     earlier version keeps its pictures; a sent one has none to keep."""
     store = await open_storage(database)
     blob = "BYTEA" if isinstance(store, PostgresStorage) else "BLOB"
-    for undo in ("DROP TABLE outbox_files", f"ALTER TABLE outbox ADD COLUMN image {blob}",
-                 "DELETE FROM schema_version WHERE version >= 8"):  # fmt: skip
+    undone = (
+        "ALTER TABLE seats DROP COLUMN held_since",
+        "DROP TABLE outbox_files",
+        f"ALTER TABLE outbox ADD COLUMN image {blob}",
+        "DELETE FROM schema_version WHERE version >= 8",
+    )
+    for undo in undone:
         await query(store, undo)  # the schema of version 7
     insert = (
         "INSERT INTO outbox (channel, payload, image, nonce, state, created_at) VALUES (?, '{}', ?, ?, ?, 0)"

@@ -25,9 +25,14 @@ class VacationError(CittaError):
 async def replace(
     ctx: Context, user_id: int, *, channel: int, old: User, new: User, can_manage: bool = False
 ) -> Outcome:
-    """The host (or Manage Server) hands ``old``'s seat to ``new``, who plays it from now on."""
+    """The host (or Manage Server), or the seat's own player, hands ``old``'s seat to ``new``, who
+    plays it from now on and sees only what is revealed to it from then on (`bot.service.holders`).
+
+    A seat's secrets stay with its player: someone who plays in the game too (a seated host) may take
+    a seat from another player only when the bot plays for them (away, resigned) or their time is up;
+    otherwise only its player may hand it over."""
     row = await game_row(ctx, channel, None)
-    if user_id != row.host and not can_manage:
+    if user_id != old.id and user_id != row.host and not can_manage:
         raise NotAllowed(_("Only the host or a member with Manage Server can hand a seat to someone else."))
     seats = await ctx.storage.games.seats(row.id)
     seat = next((s for s in seats if s.user_id == old.id), None)
@@ -35,6 +40,13 @@ async def replace(
         raise NotSeated(_("<@{user}> is not playing in this game.", user=old.id))
     if new.id <= 0 or any(s.user_id == new.id for s in seats):
         raise NotAllowed(_("<@{user}> already plays in this game.", user=new.id))
+    seated = any(s.user_id == user_id for s in seats)
+    if user_id != old.id and seated and not (seat.away or seat.resigned or await _late(ctx, row, seat)):
+        raise NotAllowed(
+            _("A player of this game can hand over {name}'s seat only when the bot plays for them or their "
+              "time is up: until then, only {name} can hand it over (`/citta replace` themselves).",
+              name=seat.name)
+        )  # fmt: skip
     if not await ctx.storage.players.replace_player(row.id, seat.seat, new.id, ctx.now()):
         raise NotAllowed(_("The seats changed at that moment; try again."))
     log.info("game %s: seat %s handed to another user", row.id, seat.seat)
@@ -48,6 +60,15 @@ async def replace(
                      old=old.id)  # fmt: skip
     note = Message(text, mentions=(new.id,))
     return await told(ctx, row, Outcome(Message(_("Done."), ephemeral=True), note, game=row.id))
+
+
+async def _late(ctx: Context, row: GameRow, seat: SeatRow) -> bool:
+    """Whether the game waits for ``seat`` past its deadline."""
+    now = ctx.now()
+    return any(
+        c.seat == seat.seat and (end := clock.deadline(c, row.settings)) is not None and now >= end
+        for c in await ctx.storage.clocks.get(row.id)
+    )
 
 
 async def vacation(

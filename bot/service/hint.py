@@ -16,6 +16,7 @@ from bot.ids import custom_id
 from bot.results import Button, Message
 from bot.service import summary
 from bot.service.context import Context
+from bot.service.holders import for_holder
 from bot.service.lookup import game_row, seat_of
 from bot.service.positions import restore
 from engine import Game
@@ -48,7 +49,9 @@ async def hint(
         )
     assert row.snapshot is not None and row.record is not None
     code = i18n.current().code
-    found: strong.Hint = await ctx.workers.call(hint_of, row.snapshot, row.record, me.seat, row.version, code)
+    secrets = await ctx.storage.moves.secrets(row.id, me.seat, game.state.year) if me.held_since else []
+    position = for_holder(row.snapshot, me, secrets)  # what this player may know of the seat
+    found: strong.Hint = await ctx.workers.call(hint_of, position, row.record, me.seat, row.version, code)
     move = str(found.move)
     only = _("Only you see this hint. Play it with the button or `/citta play {move}`.", move=move)
     text = f"{found.text()}\n{only}"

@@ -8,6 +8,7 @@ from bot.errors import NoGame
 from bot.results import Message
 from bot.service import clock, pictures, summary
 from bot.service.context import Context
+from bot.service.holders import known_peek, since_held
 from bot.service.lookup import game_row, seat_of
 from bot.service.positions import restore
 from bot.service.resume import move_offer
@@ -119,5 +120,6 @@ async def secrets(
     view = restore(row).view(me.seat)
     words = i18n.current()
     found = await ctx.storage.moves.secrets(row.id, me.seat, view.year)
-    drawn = [s.told(words) for s in found if s.kind != "peek"]
+    drawn = [s.told(words) for s in since_held(me, found) if s.kind != "peek"]
+    view = view.model_copy(update={"peek": known_peek(me, view.peek, found)})  # what this player may know
     return Message(summary.peek_text(view, drawn), ephemeral=True)

@@ -46,7 +46,7 @@ def game(row: Row) -> GameRow:
 def seat(r: Row) -> SeatRow:
     return SeatRow(
         r["seat"], r["user_id"], r["name"], bool(r["resigned"]), r["ai_level"], bool(r["away"]),
-        r["vacation_until"], r["vacation_used"], r["vacation_year"], r["vacation_request"],
+        r["vacation_until"], r["vacation_used"], r["vacation_year"], r["vacation_request"], r["held_since"],
     )  # fmt: skip
 
 

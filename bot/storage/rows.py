@@ -77,6 +77,9 @@ class SeatRow:
     vacation_year: int | None = None
     vacation_request: int | None = None
     """The request (interaction id) of the last vacation change, so that a copy applies once."""
+    held_since: int = 0
+    """The game's version when this player took the seat over (0: from the start): they see only
+    what was revealed to the seat after it (`bot.service.holders`)."""
 
     @property
     def computer(self) -> bool:

@@ -65,7 +65,7 @@ async def settings(
     )
 
 
-@citta.command(description=_("Hand a player's seat to someone else (host or Manage Server)"))
+@citta.command(description=_("Hand a seat to someone else (its player, the host or Manage Server)"))
 @app_commands.describe(old=_("the player who leaves"), new=_("who plays the seat from now on"))
 async def replace(interaction: Interaction, old: discord.User, new: discord.User) -> None:
     await deliver(

@@ -45,8 +45,8 @@ class Players(Part):
                 return False
             await conn.execute(queries.NEW_HOST, user_id, game_id, old)
             await conn.execute(
-                "UPDATE seats SET user_id = $1, resigned = false, away = false, vacation_until = NULL "
-                "WHERE game = $2 AND seat = $3",
+                "UPDATE seats SET user_id = $1, resigned = false, away = false, vacation_until = NULL, "
+                "held_since = (SELECT version FROM games WHERE id = $2) WHERE game = $2 AND seat = $3",
                 user_id, game_id, seat,
             )  # fmt: skip
             await conn.execute(

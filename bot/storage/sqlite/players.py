@@ -45,9 +45,9 @@ class Players(Part):
                 return False
             await conn.execute(qmarks(queries.NEW_HOST), (user_id, game_id, old["user_id"]))
             await conn.execute(
-                "UPDATE seats SET user_id = ?, resigned = 0, away = 0, vacation_until = NULL "
-                "WHERE game = ? AND seat = ?",
-                (user_id, game_id, seat),
+                "UPDATE seats SET user_id = ?, resigned = 0, away = 0, vacation_until = NULL, "
+                "held_since = (SELECT version FROM games WHERE id = ?) WHERE game = ? AND seat = ?",
+                (user_id, game_id, game_id, seat),
             )
             await conn.execute(
                 "UPDATE clocks SET since = ?, paused = 0, reminders = 0, last_reminded = NULL, "
