@@ -120,3 +120,17 @@ def test_each_move_is_described_once_per_version_whatever_is_typed(monkeypatch: 
     nxt = g.pending_seats()[0]
     shown = choices_for(g, nxt, "", described=choices.described_at(7, 1, g, nxt))
     assert written and [c.name for c in shown] == [describe(g, nxt, Action.parse(c.value)) for c in shown]
+
+
+def test_another_game_with_the_same_id_and_version_is_described_afresh() -> None:
+    """Two services (tests, or a database put back) may both have a game 7 at version 0: the kept
+    descriptions of one are never used for the other, whose moves they do not describe."""
+    g, seat = _game()
+    assert choices_for(g, seat, "gold", described=choices.described_at(7, 0, g, seat))
+    other, _ = _game()
+    for _ in range(4):  # elsewhere, the same game went on: the same seat has more gold in hand
+        mover = other.pending_seats()[0]
+        other.play(mover, other.legal_moves(mover)[0])
+    assert other.pending_seats()[0] == seat
+    shown = choices_for(other, seat, "gold", described=choices.described_at(7, 0, other, seat))
+    assert shown and [c.name for c in shown] == [describe(other, seat, Action.parse(c.value)) for c in shown]

@@ -74,7 +74,8 @@ async def test_the_final_move_stores_placings_ratings_and_the_scoring_post_toget
     text = scoring.text
     assert text.startswith(f"🏁 **Game {game_id} — final scoring**")
     for p in places:
-        assert f"**{p.name}**" in text and f"= **{number(p.score)}**" in text and "rating" in text
+        shown = "🤖 Computer 1 (basic)" if p.player == "computer:basic" else p.name
+        assert f"**{shown}**" in text and f"= **{number(p.score)}**" in text and "rating" in text
     board = await svc.storage.history.leaderboard(GUILD)
     assert {s.player for s in board} == {"user:101", "user:102", "computer:basic"}
     assert all(s.games == 1 for s in board)

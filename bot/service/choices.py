@@ -71,10 +71,12 @@ _KEPT: OrderedDict[tuple[int, int, int, str], Described] = OrderedDict()
 
 
 def described_at(game_id: int, version: int, game: Game, seat: int) -> Described:
-    """The kept descriptions of ``seat``'s moves at ``version`` of the game (in the current language)."""
+    """The kept descriptions of ``seat``'s moves at ``version`` of the game (in the current language);
+    kept only while ``game`` is the very position they were written for (`Positions` hands out one
+    object per stored version, and another service's game 1 is another game)."""
     key = (game_id, version, seat, i18n.current().code)
     found = _KEPT.get(key)
-    if found is None:
+    if found is None or found.game is not game:
         found = _KEPT[key] = Described(game, seat)
         while len(_KEPT) > KEPT:
             _KEPT.popitem(last=False)
