@@ -29,3 +29,8 @@ class MoveRefused(CittaError):
 
 class LobbyError(CittaError):
     """Joining, leaving or starting a lobby is not possible now."""
+
+
+class TooSoon(CittaError):
+    """The user asked for something costly too often in a short while (`bot.service.limits`); the
+    message says when to try again."""

@@ -16,8 +16,9 @@ from test_bot_support import PLAYERS, FakeRenderer, current
 from bot.service import advance as svc_advance
 from bot.service import lobby as svc_lobby
 from bot.service import moves as svc_moves
+from bot.service import workers as workers_module
 from bot.service.context import Context
-from bot.service.workers import ProcessWorkers
+from bot.service.workers import ASIDE_NICENESS, ProcessWorkers
 
 LAG_LIMIT = 0.020
 PROBE = 0.005
@@ -142,9 +143,71 @@ async def test_a_worker_that_comes_free_takes_a_job_meant_for_it_before_older_on
     assert order == ["newer", "older"]
 
 
+async def test_a_members_private_request_never_holds_up_a_games_job() -> None:
+    """One worker: a replay, hint or board a member asked for runs in the `aside` lane, so a turn
+    post's drawing sent meanwhile does not wait for it; the lane's worker yields the CPU to all."""
+    workers = ProcessWorkers(1)
+    await workers.start()
+    try:
+        game_worker = await workers.call(os.getpid)
+        flood = [asyncio.ensure_future(workers.aside(time.sleep, 1.5)) for _ in range(3)]
+        await asyncio.sleep(0.3)  # the first private request runs, two wait behind it
+        started = time.perf_counter()
+        assert await workers.call(os.getpid) == game_worker
+        assert time.perf_counter() - started < 1.0 and not any(f.done() for f in flood)
+        assert await workers.aside(os.nice, 0) == ASIDE_NICENESS, "it runs at the lowest priority"
+        assert all(f.done() for f in flood), "private requests run one after another, in order"
+        assert await workers.aside(os.getpid) not in (game_worker, os.getpid())
+    finally:
+        workers.close()
+
+
+async def test_the_worker_of_private_requests_stops_when_idle_and_starts_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """It holds as much memory as a game's worker: it is let go after a while without work."""
+    monkeypatch.setattr(workers_module, "ASIDE_IDLE", 0.5)
+    workers = ProcessWorkers(1)
+    try:
+        first = await workers.aside(os.getpid)
+        assert first in workers.pids()
+        await asyncio.sleep(0.2)
+        assert await workers.aside(os.getpid) == first, "still there while requests come"
+        await asyncio.sleep(1.5)
+        assert first not in workers.pids()
+        await asyncio.to_thread(_gone, first)
+        assert await workers.aside(os.getpid) != first, "started again for the next request"
+    finally:
+        workers.close()
+
+
+def _gone(pid: int) -> None:
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"worker {pid} still runs")
+
+
+async def test_a_private_request_whose_worker_dies_is_tried_once_more() -> None:
+    workers = ProcessWorkers(1)
+    try:
+        first = await workers.aside(os.getpid)
+        dying = asyncio.ensure_future(workers.aside(time.sleep, 2))
+        await asyncio.sleep(0.3)
+        os.kill(first, 9)
+        assert await dying is None, "the job ran again in a new worker"
+        assert await workers.aside(os.getpid) not in (first, os.getpid())
+    finally:
+        workers.close()
+
+
 SCRIPT = """
 import asyncio, os, sys
-from bot.service.workers import ProcessWorkers
+from bot.service import workers as workers_module
+from bot.service.workers import ASIDE_NICENESS, ProcessWorkers
 
 async def main():
     workers = ProcessWorkers(2)

@@ -1,6 +1,7 @@
 """End-to-end: what a hostile member of a server can put in front of others. A display name is
 shown as plain text wherever it appears (no masked link, no link, no formatting, no mention); a
-non-player's exports are answered privately, so nobody fills a channel with files."""
+non-player's exports are answered privately, so nobody fills a channel with files; a member asking
+for costly answers again and again is told, privately, when to try again."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from pathlib import Path
 
 from fakediscord import FakeDiscord
 from fakediscord.fixtures import fake_discord
-from test_e2e_support import Table, citta_bot
+from test_e2e_support import Table, answer, citta_bot
 
 __all__ = ["fake_discord"]
 
@@ -52,3 +53,31 @@ async def test_a_non_players_exports_are_answered_privately_and_a_players_posted
         assert len(fake.messages()) == before, "nothing of erin's 20 exports reached the channel"
         posted = await fake.slash(bob, "citta export")
         assert not posted.ephemeral and posted.original in fake.messages(), "a player's export is posted"
+
+
+async def test_a_member_asking_for_new_boards_again_and_again_is_told_privately_when_to_try_again(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
+    """The board of one position is drawn once, however often it is asked for; a member asking for
+    the boards of new positions faster than anyone plays gets a few, then the wait, privately."""
+    fake = fake_discord
+    alice, bob, erin = fake.user("alice"), fake.user("bob"), fake.user("erin")
+    async with citta_bot(fake, database, seed=SEED) as bot:
+        now = bot.service.clock()
+        bot.service.clock = lambda: now  # however slow the machine, these requests come at once
+        table = Table(fake, bot)
+        await table.open(alice, [bob])
+        same = [await answer(fake, await fake.slash(erin, "citta board")) for _ in range(6)]
+        assert all(m.attachments and "try again" not in m.text for m in same), "one position: no limit"
+        for _ in range(3):  # each new position looked at at once
+            [user] = table.pending()
+            await table.play(user, str(table.game.legal_moves(table.seat(user))[0]))
+            assert (await answer(fake, await fake.slash(erin, "citta board"))).attachments
+        [user] = table.pending()
+        await table.play(user, str(table.game.legal_moves(table.seat(user))[0]))
+        before = len(fake.messages())
+        refused = await answer(fake, await fake.slash(erin, "citta board"))
+        assert refused.text.startswith("⚠️ You asked for the board several times in a few seconds")
+        assert refused.text.endswith("try again in 5 s.") and not refused.attachments
+        assert len(fake.messages()) == before, "nothing public"
+        assert (await answer(fake, await fake.slash(bob, "citta board"))).attachments, "others are not held"

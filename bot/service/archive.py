@@ -144,8 +144,11 @@ async def games(ctx: Context, guild: int) -> Message:
     return Message(_fit(lines), ephemeral=True)
 
 
-async def replay(ctx: Context, guild: int, channel: int, game_id: int | None = None) -> Message:
-    """A finished game's animation (default: this channel's latest game), privately."""
+async def replay(
+    ctx: Context, guild: int, channel: int, game_id: int | None = None, *, user_id: int = 0
+) -> Message:
+    """A finished game's animation (default: this channel's latest game), privately; at most a few
+    in a short while for each member (``user_id``, `bot.service.limits`: each is a large upload)."""
     row = await (
         ctx.storage.games.game(game_id) if game_id is not None else ctx.storage.games.latest_game(channel)
     )
@@ -159,6 +162,7 @@ async def replay(ctx: Context, guild: int, channel: int, game_id: int | None = N
         raise NoGame(_("Game {game} was abandoned before its end: there is no replay of it.", game=row.id))
     if ctx.renderer is None:
         raise NoGame(_("This bot draws no pictures."))
+    ctx.limits.take(user_id, "replay", now=ctx.clock())
     return await replay_message(ctx, row, ephemeral=True)
 
 

@@ -17,12 +17,19 @@ from pathlib import Path
 from bot.results import Drawing, Picture
 from bot.service import pictures
 from bot.service.drawings import Drawings
+from bot.service.kept import Kept
+from bot.service.limits import Limits
 from bot.service.pictures import Renderer, default_renderer
 from bot.service.positions import Positions
 from bot.service.workers import ThreadWorkers, Workers
 from bot.storage.backends import open_storage
 from bot.storage.protocol import StorageProtocol
 from bot.storage.shards import Claimant, Shards
+
+REPLAYS_KEPT = 8
+"""Replays kept (a GIF is some 700 KB)."""
+ASKED_KEPT = 64
+"""Boards, descriptions and hints kept (the newest versions of the games being looked at)."""
 
 
 def _seed() -> int:
@@ -59,6 +66,13 @@ class Context:
     """Turn posts' pictures, kept until the delivery task sends the post (`bot.service.drawings`)."""
     locks: dict[int, asyncio.Lock] = field(default_factory=dict)
     rating_locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+    replays: Kept = field(default_factory=lambda: Kept(REPLAYS_KEPT))
+    """Finished games' replays by (game, language), drawn once (`bot.service.ending`)."""
+    asked: Kept = field(default_factory=lambda: Kept(ASKED_KEPT))
+    """What members asked for privately at a game's version (the board, the position in words, a
+    hint), made once (`bot.service.kept`)."""
+    limits: Limits = field(default_factory=Limits)
+    """How often each member may ask for what is costly to make (`bot.service.limits`)."""
     replaying: set[int] = field(default_factory=set)
     """Finished games whose replay is being drawn now (`bot.service.ending`)."""
     pruned_at: int = 0

@@ -20,12 +20,18 @@ def position_words(view: View, lang: str = "en") -> list[str]:
     return describe_position(view, lang=lang)
 
 
-async def describe(ctx: Context, channel: int) -> list[Message]:
+async def describe(ctx: Context, channel: int, *, user_id: int = 0) -> list[Message]:
     """The spectator's view of this channel's game in words: one private message or more, each within
-    Discord's 2000 characters."""
+    Discord's 2000 characters. Written once per game version and language (`Context.asked`) in the
+    workers' `aside` lane; a member who asks again and again at new positions meets
+    `bot.service.limits`."""
     row = await game_row(ctx, channel, None, active=False)
     if row.snapshot is None:
         raise NoGame(_("The game has not started yet: there is no position to describe."))
     view = restore(row).view(None)
-    texts = await ctx.workers.call(position_words, view, current().code)
+    code = current().code
+    key = ("describe", row.id, row.version, code)
+    if not ctx.asked.holds(key):
+        ctx.limits.take(user_id, "describe", now=ctx.clock())
+    texts = await ctx.asked.get(key, lambda: ctx.workers.aside(position_words, view, code))
     return [Message(text, ephemeral=True) for text in texts]

@@ -5,7 +5,9 @@ When a move ends a game, `bot.service.commit.commit` stores the placings and the
 in the same transaction as the move, so none of them can be lost. The replay animation
 takes seconds to draw, so it follows in a post of its own (`post_replay`): made in a worker
 once the final move is announced, and stored at most once (``games.replayed``); a game whose
-replay was not stored (the bot stopped meanwhile) gets it at the next clock tick.
+replay was not stored (the bot stopped meanwhile) gets it at the next clock tick. A replay is
+drawn in the workers' `aside` lane (it never delays another game's turn post) and kept per game
+and language (`Context.replays`): `/citta replay` asked again, by anyone, draws nothing.
 """
 
 from __future__ import annotations
@@ -67,13 +69,16 @@ async def post_replay(ctx: Context, game_id: int) -> list[int]:
 
 
 async def replay_message(ctx: Context, row: GameRow, *, ephemeral: bool = False) -> Message:
-    """The replay of a finished game as a message with its GIF, drawn in a worker: for the reader
-    (``ephemeral``), or posted in the channel in the game's language."""
+    """The replay of a finished game as a message with its GIF, drawn in a worker once per language:
+    for the reader (``ephemeral``), or posted in the channel in the game's language."""
     from render.replay import animation  # the renderer, imported where a replay is drawn
 
     assert row.record is not None and ctx.renderer is not None
     code = i18n.current().code if ephemeral else row.settings.language
-    data, frames = await ctx.workers.call(animation, row.record, ctx.renderer, lang=code)
+    record, renderer = row.record, ctx.renderer
+    data, frames = await ctx.replays.get(
+        (row.id, code), lambda: ctx.workers.aside(animation, record, renderer, lang=code)
+    )
     with i18n.speaking(code):
         text = _n(
             "🎞️ Game {game}, replayed: the board after each political round and each year ({count} frame).",

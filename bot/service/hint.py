@@ -3,7 +3,9 @@
 The player privately gets the move the ``strong`` computer player would make for their
 pending decision, with one line on why (`engine.ai.hint`), and a button to play it. The
 computer player thinks in a worker (it takes a moment) and sees only the player's own view;
-its seed is the game's version, so a hint asked twice in one position is the same.
+its seed is the game's version, so a hint asked twice in one position is the same: it is made
+once (`Context.asked`), in the workers' `aside` lane (it never delays a game's posts), and a
+member asking for hints at new positions again and again meets `bot.service.limits`.
 """
 
 from __future__ import annotations
@@ -51,7 +53,13 @@ async def hint(
     code = i18n.current().code
     secrets = await ctx.storage.moves.secrets(row.id, me.seat, game.state.year) if me.held_since else []
     position = for_holder(row.snapshot, me, secrets)  # what this player may know of the seat
-    found: strong.Hint = await ctx.workers.call(hint_of, position, row.record, me.seat, row.version, code)
+    key = ("hint", row.id, row.version, me.seat, user_id, code)
+    if not ctx.asked.holds(key):
+        ctx.limits.take(user_id, "hint", now=ctx.clock())
+    record = row.record
+    found: strong.Hint = await ctx.asked.get(
+        key, lambda: ctx.workers.aside(hint_of, position, record, me.seat, row.version, code)
+    )
     move = str(found.move)
     only = _("Only you see this hint. Play it with the button or `/citta play {move}`.", move=move)
     text = f"{found.text()}\n{only}"

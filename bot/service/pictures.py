@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import importlib
 import logging
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import i18n
 from bot.results import Drawing, Picture
@@ -61,18 +61,21 @@ default_renderer = DefaultRenderer()
 
 async def post_pictures(
     ctx: Context, view: View, highlight: list[str], *, last_move: str = "", focus: int | None = None,
-    lang: str | None = None, game: int | None = None,
+    lang: str | None = None, game: int | None = None, aside: bool = False,
 ) -> tuple[Picture, ...]:  # fmt: skip
     """The pictures of a post in ``lang`` (a language code; the current language when None: a
     channel post passes the game's), drawn by a worker (the one that drew ``game``'s last post, if
-    it is free: the bands of its table are kept there); none (and a log line) if drawing fails."""
+    it is free: the bands of its table are kept there; with ``aside``, for one member's request, in
+    the workers' `aside` lane); none (and a log line) if drawing fails."""
     if ctx.renderer is None:
         return ()
     code = lang or i18n.current().code
+    options: dict[str, Any] = {"highlight": highlight, "last_move": last_move, "focus": focus, "lang": code}
     try:
-        drawn = await ctx.workers.call_near(
-            game, ctx.renderer.post, view, highlight=highlight, last_move=last_move, focus=focus, lang=code
-        )
+        if aside:
+            drawn = await ctx.workers.aside(ctx.renderer.post, view, **options)
+        else:
+            drawn = await ctx.workers.call_near(game, ctx.renderer.post, view, **options)
     except Exception:
         log.exception("Drawing the pictures failed; posting without them")
         return ()
@@ -93,12 +96,12 @@ async def redraw(ctx: Context, drawing: Drawing) -> tuple[Picture, ...]:
 
 
 async def poster(ctx: Context, view: View, highlight: list[str], *, lang: str | None = None) -> bytes | None:
-    """The full poster of the board in ``lang`` (the current language when None), drawn by a worker;
-    None (and a log line) if it fails."""
+    """The full poster of the board in ``lang`` (the current language when None), drawn by a worker
+    of the `aside` lane (a member asked for it); None (and a log line) if it fails."""
     if ctx.renderer is None:
         return None
     try:
-        return await ctx.workers.call(
+        return await ctx.workers.aside(
             ctx.renderer, view, highlight=highlight, lang=lang or i18n.current().code
         )
     except Exception:

@@ -66,22 +66,33 @@ async def status(
     return Message("\n".join(lines), ephemeral=True)
 
 
-async def board(ctx: Context, channel: int, *, full: bool = False) -> Message:
+async def board(ctx: Context, channel: int, *, full: bool = False, user_id: int = 0) -> Message:
     """The current board (spectator view) with the last move highlighted: the phone pictures, or with
-    ``full`` the whole detailed poster for a large screen."""
+    ``full`` the whole detailed poster for a large screen. Drawn once per game version, language
+    and kind (`Context.asked`) in the workers' `aside` lane; a member who asks for new ones again
+    and again meets `bot.service.limits`."""
     row = await game_row(ctx, channel, None, active=False)
     if row.snapshot is None:
         raise NoGame(_("The game has not started yet: there is no board to show."))
     game = restore(row)
     view = game.view(None)
     text = f"{summary.when(view)}."
+    key = ("board", row.id, row.version, i18n.current().code, full)
+    if not ctx.asked.holds(key):
+        ctx.limits.take(user_id, "board", now=ctx.clock())
     if full:
-        return Message(text, image=await pictures.poster(ctx, view, row.highlight), ephemeral=True)
+        image = await ctx.asked.get(key, lambda: pictures.poster(ctx, view, row.highlight))
+        return Message(text, image=image, ephemeral=True)
     moves = await ctx.storage.moves.moves(row.id, 1)
     last = f"{moves[-1].text} — {moves[-1].summary_in(i18n.current())}" if moves else ""
     pending = game.pending_seats()
     focus = pending[0] if pending else None
-    drawn = await pictures.post_pictures(ctx, view, row.highlight, last_move=last, focus=focus, game=row.id)
+    drawn = await ctx.asked.get(
+        key,
+        lambda: pictures.post_pictures(
+            ctx, view, row.highlight, last_move=last, focus=focus, game=row.id, aside=True
+        ),
+    )
     return Message(text, pictures=drawn, ephemeral=True)
 
 

@@ -5,6 +5,12 @@ two games at once, so the bot hands that work to a pool of worker processes, one
 (`ProcessWorkers`): the loop only waits for the answer. Functions sent there are module-level
 and their arguments plain data (snapshots, records, views), so they pickle. `ThreadWorkers`
 runs the same calls in a thread, for tests with an injected renderer and for one-off tools.
+
+Two lanes. What a game waits for — a turn post's pictures, a computer player's move — is sent
+with `call` / `call_near`. What one member asked for privately — a replay, a hint, the full
+board, the position in words — is sent with `aside`: it runs in a lane of its own, one job at a
+time, in a worker that yields the CPU to every other (`ASIDE_NICENESS`). A flood of those
+therefore queues behind itself and never delays a game's posts or its computer players.
 """
 
 from __future__ import annotations
@@ -45,17 +51,29 @@ class Workers(Protocol):
         """`call`, preferring the worker that ran ``key``'s earlier jobs (its caches are warm)."""
         ...
 
+    async def aside(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """`call` for what one member asked for privately: in the lane that never delays a game's
+        posts and computer players (see the module docstring), one job at a time."""
+        ...
+
     def close(self) -> None: ...
 
 
 class ThreadWorkers:
-    """Runs each call in a thread of the default executor."""
+    """Runs each call in a thread of the default executor (the `aside` lane: one at a time)."""
+
+    _aside: asyncio.Lock | None = None
 
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         return await asyncio.to_thread(fn, *args, **kwargs)
 
     async def call_near(self, key: int | None, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         return await self.call(fn, *args, **kwargs)
+
+    async def aside(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        self._aside = self._aside or asyncio.Lock()
+        async with self._aside:
+            return await self.call(fn, *args, **kwargs)
 
     def close(self) -> None:
         return None
@@ -97,11 +115,12 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _warm(parent: int) -> None:
+def _warm(parent: int, niceness: int = WORKER_NICENESS) -> None:
     """Worker start-up: die with the bot, yield the CPU to the event loop's process when both
-    want it, import the engine and the renderer, and build what every board needs."""
+    want it (and an `aside` worker to every other), import the engine and the renderer, and build
+    what every board needs."""
     _die_with_parent(parent)
-    os.nice(WORKER_NICENESS)
+    os.nice(niceness)
     import engine.ai  # noqa: F401
     import render
 
@@ -126,6 +145,11 @@ class ProcessWorkers:
     def __init__(self, processes: int | None = None) -> None:
         self.processes = processes or usable_cpus()
         self._pools = [self._new_pool() for _ in range(self.processes)]
+        self._aside_pool: ProcessPoolExecutor | None = None
+        """The `aside` lane's worker, started when first needed, stopped after `ASIDE_IDLE`."""
+        self._aside_turn: asyncio.Lock | None = None
+        self._aside_jobs = 0
+        """Jobs sent to the `aside` lane so far (an idle worker is stopped only if none came since)."""
         self._busy = [False] * self.processes
         self._waiting: deque[_Job] = deque()
         self.near = 0
@@ -134,13 +158,46 @@ class ProcessWorkers:
         """Jobs with a key that ran."""
 
     @staticmethod
-    def _new_pool() -> ProcessPoolExecutor:
+    def _new_pool(niceness: int = WORKER_NICENESS) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=_warm,
-            initargs=(os.getpid(),),
+            initargs=(os.getpid(), niceness),
         )
+
+    async def aside(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` in the `aside` lane's worker, after the jobs sent there before it
+        (a worker that dies is replaced and the job tried once more)."""
+        self._aside_turn = self._aside_turn or asyncio.Lock()
+        self._aside_jobs += 1
+        async with self._aside_turn:
+            try:
+                return await self._aside_run(fn, *args, **kwargs)
+            finally:
+                asyncio.get_running_loop().call_later(ASIDE_IDLE, self._retire_aside, self._aside_jobs)
+
+    def _retire_aside(self, jobs: int) -> None:
+        """Stop the `aside` worker if no job was sent to it since the ``jobs``-th (its memory back)."""
+        if jobs == self._aside_jobs and self._aside_pool is not None:
+            self._aside_pool.shutdown(wait=False)
+            self._aside_pool = None
+
+    async def _aside_run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        for attempt in (1, 2):
+            if self._aside_pool is None:
+                self._aside_pool = self._new_pool(ASIDE_NICENESS)
+            pool = self._aside_pool
+            try:
+                return await asyncio.wrap_future(pool.submit(functools.partial(fn, *args, **kwargs)))
+            except BrokenProcessPool:
+                log.warning("The worker of private requests died; starting another")
+                pool.shutdown(wait=False, cancel_futures=True)
+                if self._aside_pool is pool:
+                    self._aside_pool = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
 
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         return await self.call_near(None, fn, *args, **kwargs)
@@ -226,21 +283,28 @@ class ProcessWorkers:
         self._pools[worker] = self._new_pool()
 
     def pids(self) -> list[int]:
-        """The worker processes' ids (those started so far)."""
-        return [pid for pool in self._pools for pid in (pool._processes or {})]
+        """The worker processes' ids (those started so far; the `aside` lane's last)."""
+        pools = [*self._pools, *([self._aside_pool] if self._aside_pool else [])]
+        return [pid for pool in pools for pid in (pool._processes or {})]
 
     async def start(self) -> None:
         """Start every worker now (each imports the engine and warms the renderer)."""
         await asyncio.gather(*(asyncio.wrap_future(pool.submit(os.getpid)) for pool in self._pools))
 
     def close(self) -> None:
-        for pool in self._pools:
+        for pool in [*self._pools, *([self._aside_pool] if self._aside_pool else [])]:
             pool.shutdown(wait=False, cancel_futures=True)
         for job in self._waiting:
             job.done.cancel()
         self._waiting.clear()
 
 
+ASIDE_IDLE = 120.0
+"""Seconds without a job after which the `aside` worker is stopped (it holds as much memory as a
+game's worker; the next private request starts it again, in a second or two)."""
+ASIDE_NICENESS = 19
+"""The `aside` worker's niceness, the highest: where it and a game's worker (`WORKER_NICENESS`) both
+want the CPU, Linux gives it about a twentieth of that worker's share."""
 LOOK_AHEAD = 4
 """How far down the waiting jobs a free worker looks for one meant for it: jobs start at most
 a few places out of turn."""

@@ -39,5 +39,8 @@ async def games(interaction: Interaction) -> None:
 async def replay(interaction: Interaction, game: app_commands.Range[int, 1, MAX_GAME] | None = None) -> None:
     await thinking(interaction)
     await answer(
-        interaction, await archive.replay(ctx(interaction), guild(interaction), channel(interaction), game)
+        interaction,
+        await archive.replay(
+            ctx(interaction), guild(interaction), channel(interaction), game, user_id=interaction.user.id
+        ),
     )

@@ -31,13 +31,16 @@ TOPIC_NAMES = {
 @app_commands.describe(full=_("the whole detailed poster in one picture, for a large screen"))
 async def board(interaction: Interaction, full: bool = False) -> None:
     await thinking(interaction)
-    await answer(interaction, await questions.board(ctx(interaction), channel(interaction), full=full))
+    await answer(
+        interaction,
+        await questions.board(ctx(interaction), channel(interaction), full=full, user_id=interaction.user.id),
+    )
 
 
 @citta.command(description=_("The whole position in words (for screen readers)"))
 async def describe(interaction: Interaction) -> None:
     await thinking(interaction)
-    for msg in await describing.describe(ctx(interaction), channel(interaction)):
+    for msg in await describing.describe(ctx(interaction), channel(interaction), user_id=interaction.user.id):
         await answer(interaction, msg)
 
 
