@@ -49,42 +49,52 @@ def workers(svc: Context) -> Recording:
     return svc.workers
 
 
-async def test_the_board_asked_again_at_one_version_is_drawn_once_aside(
+async def test_the_board_asked_again_at_one_version_is_drawn_once_the_poster_aside(
     svc: Context, workers: Recording
 ) -> None:
     await start_game(svc, 2)
     assert workers.game_sent == ["post"], "the start post is drawn in the games' lane"
     workers.game_sent.clear()
-    boards = [await svc_questions.board(svc, CHANNEL, user_id=u.id) for u in (ANN, BOB) * 10]
+    boards = [await svc_questions.board(svc, CHANNEL, user_id=u.id) for u in PLAYERS * 2]
     assert all(b.pictures == boards[0].pictures and b.pictures for b in boards)
-    assert workers.aside_sent == ["post"] and workers.game_sent == [], "drawn once, in the private lane"
-    full = [await svc_questions.board(svc, CHANNEL, full=True, user_id=ANN.id) for _ in range(5)]
+    assert workers.game_sent == ["post"] and workers.aside_sent == [], "drawn once, as quick as a post"
+    full = [await svc_questions.board(svc, CHANNEL, full=True, user_id=u.id) for u in PLAYERS]
     assert all(f.image == full[0].image and f.image for f in full)
-    assert workers.aside_sent == ["post", repr(svc.renderer)], "the poster too"
+    assert workers.aside_sent == [repr(svc.renderer)], "the poster once, in the private lane"
 
 
-async def test_a_member_asking_for_new_boards_faster_than_anyone_plays_is_told_when_to_try_again(
+async def test_a_member_asking_for_the_board_again_and_again_is_told_when_to_try_again(
     svc: Context, workers: Recording
 ) -> None:
+    """Each answer uploads the pictures, kept or not: every request counts."""
     await start_game(svc, 2)
-    rnd, log = random.Random(5), Transcript()
-    for _ in range(4):  # four new positions, each looked at at once
-        await svc_questions.board(svc, CHANNEL, user_id=ANN.id)
-        assert await play_one(svc, rnd, log)
-    drawn = len(workers.aside_sent)
+    for full in (False, True, False, False):
+        await svc_questions.board(svc, CHANNEL, full=full, user_id=ANN.id)
+    drawn = len(workers.aside_sent) + len(workers.game_sent)
     with pytest.raises(TooSoon, match=r"^You asked for the board several times .*: try again in 5 s\.$"):
         await svc_questions.board(svc, CHANNEL, user_id=ANN.id)
-    assert len(workers.aside_sent) == drawn, "nothing is drawn for the refused request"
     await svc_questions.board(svc, CHANNEL, user_id=BOB.id)  # another member is not held back
-    assert await play_one(svc, rnd, log)
     clock = svc.clock
     clock.now += 5  # type: ignore[attr-defined]
     await svc_questions.board(svc, CHANNEL, user_id=ANN.id)
-    for _ in range(3):  # descriptions and hints are counted apart from boards
-        await svc_describe.describe(svc, CHANNEL, user_id=ANN.id)
+    assert len(workers.aside_sent) + len(workers.game_sent) == drawn, "nothing more was drawn"
+
+
+async def test_a_member_asking_for_new_descriptions_faster_than_anyone_plays_is_told_when_to_try_again(
+    svc: Context, workers: Recording
+) -> None:
+    """The position in words of one version is written once and costs nothing to ask again; the
+    words of new positions, asked at once again and again, meet the limit."""
+    await start_game(svc, 2)
+    rnd, log = random.Random(5), Transcript()
+    for _ in range(3):
+        for _ in range(4):
+            await svc_describe.describe(svc, CHANNEL, user_id=ANN.id)
         assert await play_one(svc, rnd, log)
-    with pytest.raises(TooSoon, match="the position in words"):
+    assert workers.aside_sent == ["position_words"] * 3
+    with pytest.raises(TooSoon, match=r"the position in words.*try again in 10 s"):
         await svc_describe.describe(svc, CHANNEL, user_id=ANN.id)
+    await svc_describe.describe(svc, CHANNEL, user_id=BOB.id)
 
 
 async def test_a_hint_asked_again_at_one_position_is_thought_out_once(

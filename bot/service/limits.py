@@ -1,5 +1,7 @@
-"""How often one member may ask for what costs them a tap and the bot a worker's second (part of
-the service layer): a replay, a hint, the board's pictures, the position in words.
+"""How often one member may ask for what costs them a tap and the bot a worker's second or a large
+upload (part of the service layer): a replay, a hint, the board's pictures, the position in words.
+A replay or a board is counted at every request (each answer uploads its file, however kept); a
+hint or the position in words only when it must be made (at a position not asked about before).
 
 Each member has, for each kind of request, a few requests at once (`Rate.burst`) and one more each
 `Rate.every` seconds, up to that many again (a token bucket). A request beyond them is answered
@@ -12,10 +14,10 @@ moves themselves are never limited.
 >>> limits = Limits({"hint": Rate(2, 10.0)})
 >>> limits.take(1, "hint", now=0.0), limits.take(1, "hint", now=1.0)
 (None, None)
->>> limits.take(1, "hint", now=2.0)  # doctest: +ELLIPSIS
+>>> limits.take(1, "hint", now=2.0)
 Traceback (most recent call last):
 ...
-bot.errors.TooSoon: You asked for a hint several times in a few seconds, ...: try again in 8 s.
+bot.errors.TooSoon: You asked for a hint several times in a few seconds: try again in 8 s.
 >>> limits.take(2, "hint", now=2.0), limits.take(1, "hint", now=10.0)  # another member; later
 (None, None)
 """
@@ -70,8 +72,8 @@ class Limits:
         if left < 1.0:
             wait = math.ceil((1.0 - left) * rate.every)
             raise TooSoon(
-                _("You asked for {what} several times in a few seconds, and each takes the bot a while "
-                  "to make: try again in {seconds} s.", what=_(WHAT[kind]), seconds=wait)
+                _("You asked for {what} several times in a few seconds: try again in {seconds} s.",
+                  what=_(WHAT[kind]), seconds=wait)
             )  # fmt: skip
         self._left[(user_id, kind)] = (left - 1.0, now)
         if len(self._left) > KEPT:

@@ -61,21 +61,17 @@ default_renderer = DefaultRenderer()
 
 async def post_pictures(
     ctx: Context, view: View, highlight: list[str], *, last_move: str = "", focus: int | None = None,
-    lang: str | None = None, game: int | None = None, aside: bool = False,
+    lang: str | None = None, game: int | None = None,
 ) -> tuple[Picture, ...]:  # fmt: skip
     """The pictures of a post in ``lang`` (a language code; the current language when None: a
     channel post passes the game's), drawn by a worker (the one that drew ``game``'s last post, if
-    it is free: the bands of its table are kept there; with ``aside``, for one member's request, in
-    the workers' `aside` lane); none (and a log line) if drawing fails."""
+    it is free: the bands of its table are kept there); none (and a log line) if drawing fails."""
     if ctx.renderer is None:
         return ()
     code = lang or i18n.current().code
     options: dict[str, Any] = {"highlight": highlight, "last_move": last_move, "focus": focus, "lang": code}
     try:
-        if aside:
-            drawn = await ctx.workers.aside(ctx.renderer.post, view, **options)
-        else:
-            drawn = await ctx.workers.call_near(game, ctx.renderer.post, view, **options)
+        drawn = await ctx.workers.call_near(game, ctx.renderer.post, view, **options)
     except Exception:
         log.exception("Drawing the pictures failed; posting without them")
         return ()

@@ -69,8 +69,9 @@ async def status(
 async def board(ctx: Context, channel: int, *, full: bool = False, user_id: int = 0) -> Message:
     """The current board (spectator view) with the last move highlighted: the phone pictures, or with
     ``full`` the whole detailed poster for a large screen. Drawn once per game version, language
-    and kind (`Context.asked`) in the workers' `aside` lane; a member who asks for new ones again
-    and again meets `bot.service.limits`."""
+    and kind (`Context.asked`): the phone pictures as a turn post's are (as quick, by the game's
+    worker), the poster in the workers' `aside` lane (it takes a while); a member who asks again
+    and again meets `bot.service.limits` (each answer uploads its pictures, kept or not)."""
     row = await game_row(ctx, channel, None, active=False)
     if row.snapshot is None:
         raise NoGame(_("The game has not started yet: there is no board to show."))
@@ -78,8 +79,7 @@ async def board(ctx: Context, channel: int, *, full: bool = False, user_id: int 
     view = game.view(None)
     text = f"{summary.when(view)}."
     key = ("board", row.id, row.version, i18n.current().code, full)
-    if not ctx.asked.holds(key):
-        ctx.limits.take(user_id, "board", now=ctx.clock())
+    ctx.limits.take(user_id, "board", now=ctx.clock())  # kept or not, each answer uploads its pictures
     if full:
         image = await ctx.asked.get(key, lambda: pictures.poster(ctx, view, row.highlight))
         return Message(text, image=image, ephemeral=True)
@@ -89,9 +89,7 @@ async def board(ctx: Context, channel: int, *, full: bool = False, user_id: int 
     focus = pending[0] if pending else None
     drawn = await ctx.asked.get(
         key,
-        lambda: pictures.post_pictures(
-            ctx, view, row.highlight, last_move=last, focus=focus, game=row.id, aside=True
-        ),
+        lambda: pictures.post_pictures(ctx, view, row.highlight, last_move=last, focus=focus, game=row.id),
     )
     return Message(text, pictures=drawn, ephemeral=True)
 
