@@ -267,6 +267,33 @@ class FakeDiscord(FakeWorld):
         carrier.components = [{"type": 1, "components": [comp]}]
         return await self._interact(3, user, where, data, carrier, wait)
 
+    async def forge_slash(
+        self, user: FakeUser, command: str, raw: dict[str, Any], *, channel: FakeChannel | None = None
+    ) -> InteractionRecord:
+        """Run ``/command`` as a modified client could: the options' values in ``raw`` sent as they are
+        (a string for an integer option, a number past the option's range), each with the type the
+        synced command gives it. Discord checks an option's type and range for its own clients, but
+        its documentation tells apps to validate what an interaction carries themselves."""
+        where = channel or self.channel
+        name, *path = command.split()
+        cmd = self.commands[name]
+        specs: list[dict[str, Any]] = cmd.data.get("options", [])
+        chain = []
+        for step in path:
+            spec = next(o for o in specs if o["name"] == step)
+            chain.append(spec)
+            specs = spec.get("options", [])
+        kinds = {o["name"]: o["type"] for o in specs}  # an option the command lacks: sent as text
+        leaf: list[dict[str, Any]] = [
+            {"name": k, "type": kinds.get(k, 3), "value": v} for k, v in raw.items()
+        ]
+        for spec in reversed(chain):
+            leaf = [{"name": spec["name"], "type": spec["type"], "options": leaf}]
+        data: dict[str, Any] = {"id": str(cmd.id), "name": name, "type": 1, "options": leaf}
+        if cmd.guild_id is not None:
+            data["guild_id"] = str(cmd.guild_id)
+        return await self._interact(2, user, where, data, None, True)
+
     # --- the real bot in a subprocess -------------------------------------------------------------------
 
     async def spawn_bot(self, env: dict[str, str] | None = None, *, log: Path | None = None) -> BotProcess:

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.client.commands import clock, history, me, questions, table
+from bot.client.commands import clock, history, me, options, questions, table
 from bot.client.commands.base import citta
 from bot.client.door import context_of, fail, speak_to
 from bot.errors import CittaError
@@ -34,12 +34,15 @@ GROUPS = (citta,)
 
 class CittaTree(app_commands.CommandTree[Any]):
     """Every slash command and autocomplete passes here first: it is answered in the user's language,
-    and a command gives a player the bot played for (after a deadline) their seat back."""
+    its options' values are checked (`options`: a modified client can send anything), and a command
+    gives a player the bot played for (after a deadline) their seat back."""
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         command = interaction.type is discord.InteractionType.application_command
         try:
             await speak_to(interaction)
+            if command and isinstance(interaction.command, app_commands.Command):
+                options.check(interaction.command, dict(interaction.data or {}))
             if command and interaction.channel_id is not None:
                 await absence.come_back(
                     context_of(interaction), interaction.user.id, channel=interaction.channel_id
