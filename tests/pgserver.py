@@ -5,7 +5,8 @@ when the tests run as root: initdb refuses root) in a fresh folder that owns eve
 data, the log and the unix socket (no TCP port, so nothing to collide with), with trust
 authentication and durability off (fsync) for speed. `PgServer.database` gives each test a
 database of its own, dropped after it. `PgServer.stop` ends the server (``-m immediate``) and
-removes the folder.
+removes the folder. `PgServer.halt` and `PgServer.resume` stop the server and start it again on the
+same data (a restart of the database under a running bot).
 
 Why not pytest-postgresql: it needs psycopg (with libpq) besides asyncpg, and it runs
 ``initdb`` as the current user, which fails as root, as CI runs.
@@ -64,6 +65,9 @@ class PgServer:
         self.log = root / "server.log"
         self._numbers = itertools.count(1)
         self._as: list[str] = []
+        self.options = ""
+        """The server's ``-c`` options, as `start` was given them."""
+        self.running = False
         if os.geteuid() == 0:
             try:
                 owner = pwd.getpwnam(RUN_AS)
@@ -80,12 +84,13 @@ class PgServer:
         ``-c`` options; the default trades durability for speed); stop it with `stop`."""
         initdb, pg_ctl = binary("initdb"), binary("pg_ctl")
         server = cls(Path(tempfile.mkdtemp(prefix="citta-pg-")))
+        server.options = " ".join(f"-c {k}={v}" for k, v in settings.items())
         try:
             server._run(initdb, "-D", str(server.data), "-U", USER, "--auth=trust", "-E", "UTF8",
                         "--locale=C", "--no-sync")  # fmt: skip
-            options = " ".join(f"-c {k}={v}" for k, v in settings.items())
             server._run(pg_ctl, "-D", str(server.data), "-l", str(server.log), "-w", "-t", "60",
-                        "-o", f"-k {server.root} {options}", "start")  # fmt: skip
+                        "-o", f"-k {server.root} {server.options}", "start")  # fmt: skip
+            server.running = True
         except BaseException:
             server._remove()
             raise
@@ -99,10 +104,24 @@ class PgServer:
                 f"{' '.join(command)} failed ({done.returncode}):\n{done.stdout}{done.stderr}{log}"
             )
 
+    def halt(self) -> None:
+        """Stop the server (``-m fast``: its connections are cut at once, as a host's restart does;
+        what was committed is kept, which ``immediate`` with this server's asynchronous commits
+        would not promise), keeping its data for `resume`."""
+        self._run(binary("pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+        self.running = False
+
+    def resume(self) -> None:
+        """Start the server again on its data after `halt` (it recovers as after a crash)."""
+        self._run(binary("pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w", "-t", "60",
+                  "-o", f"-k {self.root} {self.options}", "start")  # fmt: skip
+        self.running = True
+
     def stop(self) -> None:
-        """Stop the server at once and remove its folder."""
+        """Stop the server at once (unless `halt` stopped it) and remove its folder."""
         try:
-            self._run(binary("pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
+            if self.running:
+                self._run(binary("pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop")
         finally:
             self._remove()
 

@@ -8,6 +8,7 @@ import os
 import statistics
 import sys
 import time
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 import pytest
@@ -99,6 +100,53 @@ async def test_a_worker_that_dies_is_replaced(pool: ProcessWorkers) -> None:
     await asyncio.sleep(0.2)
     pids = {await pool.call(os.getpid) for _ in range(4)}
     assert first not in pids and os.getpid() not in pids
+
+
+def slow_pid(seconds: float) -> int:
+    """A job that takes ``seconds`` (runs in a worker): the worker's process id."""
+    time.sleep(seconds)
+    return os.getpid()
+
+
+@pytest.fixture
+async def one() -> object:
+    workers = ProcessWorkers(1)
+    await workers.start()
+    yield workers
+    workers.close()
+
+
+async def _killed_while_running(workers: ProcessWorkers, job: asyncio.Future[int]) -> int:
+    """SIGKILL the worker as it runs ``job`` (it started, it is not done): the pid killed."""
+    await asyncio.sleep(0.5)
+    assert not job.done()
+    [pid] = workers.pids()
+    os.kill(pid, 9)
+    return pid
+
+
+async def test_a_job_whose_worker_is_killed_while_it_runs_is_tried_once_more_and_answers_once(
+    one: ProcessWorkers, caplog: pytest.LogCaptureFixture
+) -> None:
+    job = asyncio.ensure_future(one.call(slow_pid, 2.0))
+    killed = await _killed_while_running(one, job)
+    answered = await asyncio.wait_for(job, 60)
+    assert answered != killed and one.pids() == [answered], "a new worker ran the job"
+    assert "while running a job; the job is tried once more" in caplog.text
+    assert await one.call(os.getpid) == answered, "the new worker takes the next jobs"
+
+
+async def test_a_job_whose_worker_is_killed_twice_fails_and_the_next_job_runs(one: ProcessWorkers) -> None:
+    job = asyncio.ensure_future(one.call(slow_pid, 2.0))
+    first = await _killed_while_running(one, job)
+    for _ in range(200):  # the job tried once more, in a new worker
+        if one.pids() and one.pids() != [first]:
+            break
+        await asyncio.sleep(0.05)
+    await _killed_while_running(one, job)
+    with pytest.raises(BrokenProcessPool):
+        await asyncio.wait_for(job, 60)
+    assert await one.call(os.getpid) not in (first, os.getpid()), "a third worker runs the next job"
 
 
 @pytest.fixture

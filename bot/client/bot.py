@@ -18,6 +18,7 @@ from bot.client.components import REGISTERED
 from bot.client.mentions import COMMANDS
 from bot.client.sender import DiscordSender
 from bot.client.translator import CittaTranslator
+from bot.errors import StorageUnavailable
 from bot.results import Outcome
 from bot.service import advance as advancing
 from bot.service import process, resume
@@ -32,6 +33,10 @@ CLOSE_WAIT = 5.0
 """Seconds the bot keeps sending the outbox when it is stopped."""
 ANNOUNCE_WAIT = 8.0
 """Seconds a command waits for its announcement to be posted, to tell the actor if it cannot be."""
+
+STORAGE_RETRY = 30.0
+"""Seconds the computer players of a game wait to try again when the database failed as they
+played (a loop would otherwise stop for good, and their game with it, until the next move)."""
 
 
 def intents() -> discord.Intents:
@@ -151,6 +156,8 @@ class CittaBot(commands.AutoShardedBot):
         """One turn of the clock: the service decides and stores; the outbox sends (never raises)."""
         try:
             await ticking.tick(self.service)
+        except StorageUnavailable as e:  # the next tick tries again: the loop goes on at its pace
+            log.warning("The clock tick was skipped: the database failed (%s)", e)
         except Exception:
             log.exception("The clock tick failed")
 
@@ -168,6 +175,10 @@ class CittaBot(commands.AutoShardedBot):
             self._again.discard(game_id)
             try:
                 await advancing.advance(self.service, game_id)
+            except StorageUnavailable as e:  # their moves are not stored: they play once it is back
+                log.warning("The computer players of game %s wait for the database (%s)", game_id, e)
+                await asyncio.sleep(STORAGE_RETRY)
+                self._again.add(game_id)
             except Exception:
                 log.exception("The computer players of game %s failed", game_id)
                 return

@@ -13,8 +13,10 @@ start-up, so that a component works on any message, also after a restart (discor
    a reply.
 
 Whatever goes wrong is answered (`fail`): a `CittaError` as the private ⚠️ reply in the reader's
-language; anything else is logged with a short incident id, and the user gets a private apology
-that names it. Slash commands and autocomplete go through the same `fail`. No interaction is ever
+language; the database out of reach (`StorageUnavailable`) or full (`StorageFull`) as a private
+word that nothing was done and what to do (try again in a moment; tell the bot's host), the fault
+logged as a warning; anything else is logged with a short incident id, and the user gets a private
+apology that names it. Slash commands and autocomplete go through the same `fail`. No interaction is ever
 left unanswered: discord.py only logs what a component's callback raises.
 """
 
@@ -31,7 +33,7 @@ import discord
 import i18n
 from bot.client import layout
 from bot.client.replies import answer
-from bot.errors import CittaError
+from bot.errors import CittaError, StorageFull, StorageUnavailable
 from bot.ids import ANY_OTHER, UNKNOWN, ButtonRef, Kind, ref_from
 from bot.results import Message, User
 from bot.service import admission, settings
@@ -52,19 +54,31 @@ def user_of(interaction: discord.Interaction[Any]) -> User:
 
 
 async def speak_to(interaction: discord.Interaction[Any]) -> None:
-    """Answer this interaction in the user's language: their own choice, else their client's."""
+    """Answer this interaction in the user's language: their own choice, else their client's. The
+    client's is set first: when their choice cannot be read (the database is out of reach), what
+    they are told of that is in the language of their Discord."""
     ctx = context_of(interaction)
+    i18n.read_by(i18n.choose(None, str(interaction.locale)))
     i18n.read_by(await settings.language_of(ctx, interaction.user.id, str(interaction.locale)))
 
 
-async def fail(interaction: discord.Interaction[Any], error: BaseException, what: str) -> None:
-    """The one error path: a `CittaError` is the private ⚠️ reply; anything else is logged with an
-    incident id, and the user privately told it went wrong, by that id (``what``: for the log)."""
+async def fail(
+    interaction: discord.Interaction[Any], error: BaseException, what: str, detail: str = ""
+) -> None:
+    """The one error path: a `CittaError` is the private ⚠️ reply; a storage fault the private word
+    that nothing was done (`storage_fault`); anything else is logged with an incident id, and the
+    user privately told it went wrong, by that id (``what``: for the log; ``detail``, such as a
+    custom id, which may name a move not made: only with an incident)."""
     if isinstance(error, CittaError):
         text = f"⚠️ {error}"
+    elif isinstance(error, StorageUnavailable):
+        log.warning("%s was not done: the database failed (%s)", what, error)
+        text = storage_fault(error)
     else:
         incident = secrets.token_hex(4)
-        log.error("Incident %s: %s failed", incident, what, exc_info=error)
+        log.error(
+            "Incident %s: %s failed%s", incident, what, f" ({detail})" if detail else "", exc_info=error
+        )
         text = _(
             "⚠️ Something went wrong on my side (incident `{incident}`). Please try again; "
             "`/citta status` shows the game as it is.",
@@ -74,6 +88,22 @@ async def fail(interaction: discord.Interaction[Any], error: BaseException, what
         await answer(interaction, Message(text, ephemeral=True))
     except discord.HTTPException:
         log.warning("Could not send the error reply to interaction %s", interaction.id, exc_info=True)
+
+
+def storage_fault(error: StorageUnavailable) -> str:
+    """What the user whose request met a storage fault is told (in the current language). Nothing
+    of the request was stored (each change is one transaction), so it can simply be asked again:
+    in a moment when the database was out of reach; after the bot's host made room when it is full
+    (the user cannot do that, the host may not know)."""
+    if isinstance(error, StorageFull):
+        return _(
+            "⚠️ That could not be saved: the bot's storage is full. Nothing was done and nothing "
+            "changed (no move was made). Please tell whoever hosts this bot."
+        )
+    return _(
+        "⚠️ I cannot reach my database at the moment, so that was not done: no move was made and "
+        "nothing changed. Please try again in a moment."
+    )
 
 
 @dataclass(frozen=True)
@@ -149,7 +179,7 @@ class Component(discord.ui.DynamicItem[discord.ui.Item[Any]], template=ANY_OTHER
                           bool(interaction.permissions.manage_guild))  # fmt: skip
             await self.act(press)
         except Exception as e:
-            await fail(interaction, e, f"the {self.kind.name} component {self.custom_id!r}")
+            await fail(interaction, e, f"the {self.kind.name} component", repr(self.custom_id))
 
     async def act(self, press: Press) -> None:
         """What a press of this kind does, once let in (the base: nothing, it is never let in)."""

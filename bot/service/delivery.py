@@ -24,7 +24,9 @@ What can go wrong, and the one answer to each (the sender says which it was):
 - the channel is gone for good (`Gone`: deleted, a locked archived thread): its games are paused and
   logged, their posts held, and nothing is tried again;
 - anything else Discord refuses for good (`Refused`: a malformed request) is logged and passed over,
-  so that one bad post cannot hold a channel forever.
+  so that one bad post cannot hold a channel forever;
+- the database fails (`bot.errors.StorageUnavailable`): logged as a warning, and the outbox looked
+  at again when a change is stored or after `PERIOD`, never in a tight loop.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from dataclasses import dataclass, replace
 from typing import Literal, Protocol
 
 import i18n
+from bot.errors import StorageUnavailable
 from bot.results import DirectMessage, Message, Outcome
 from bot.service.context import Context
 from bot.service.drawings import Drawings
@@ -168,6 +171,8 @@ class Deliverer:
             pause = PERIOD
             try:
                 pause = min(PERIOD, max(1.0, await self.flush() - self.now()))
+            except StorageUnavailable as e:  # a change stored once it is back wakes it sooner
+                log.warning("Delivering the outbox waits for the database (%s); next look in %d s", e, PERIOD)
             except Exception:
                 log.exception("Delivering the outbox failed; trying again shortly")
             # Not asyncio.wait_for: in Python 3.11 it swallows a cancellation that comes as the
@@ -235,6 +240,13 @@ class Deliverer:
         if not outcome.outbox:
             return None
         self.wake()
+        try:
+            return await self._problem(outcome, timeout)
+        except StorageUnavailable as e:  # the announcement is stored: it goes out once it is back
+            log.warning("Whether outbox %s went out is unknown: the database failed (%s)", outcome.outbox, e)
+            return None
+
+    async def _problem(self, outcome: Outcome, timeout: float) -> str | None:
         game = await self.storage.games.game(outcome.game) if outcome.game else None
         if game is not None and game.blocked is not None:
             return blocked_text(game.id, game.channel, game.blocked)
@@ -269,12 +281,18 @@ class Deliverer:
         `_lane_done`); otherwise (a post must wait: a retry, a permission; or the next was not there
         to claim: another process holds it) the run loop looks again, and then waits for what holds
         the channel up."""
-        while (head := await self._claim(channel)) is not None:
-            went = await self._deliver(head)
-            if went == "last":
-                return
-            if went == "wait":
-                break
+        try:
+            while (head := await self._claim(channel)) is not None:
+                went = await self._deliver(head)
+                if went == "last":
+                    return
+                if went == "wait":
+                    break
+        except StorageUnavailable as e:
+            # What was sent but not marked is found in the channel at the next try (`_post`); the
+            # run loop looks again when a change is stored, or after `PERIOD`: no retry at once.
+            log.warning("Delivering in channel %s waits for the database (%s)", channel, e)
+            return
         self.wake()
 
     async def _claim(self, channel: int) -> OutboxRow | None:

@@ -8,12 +8,16 @@ change it announces, and the outbox sends it. The steps, in order:
 2. `clocks`: in the running games whose clocks this process claims (see `bot.storage.shards`), the
    deadline policies, the reminders and the stall notices (`bot.service.reminders`);
 3. `replays`: the replays of finished games that a stop interrupted (`bot.service.ending`).
+
+When the database fails (`bot.errors.StorageUnavailable`) the tick stops where it is and raises it:
+what it did not do, the next tick does.
 """
 
 from __future__ import annotations
 
 import logging
 
+from bot.errors import StorageUnavailable
 from bot.results import Post
 from bot.service import reminders
 from bot.service.context import Context
@@ -65,10 +69,15 @@ async def clocks(ctx: Context) -> list[Post]:
                         posts.extend(
                             await reminders.tick_game(ctx, row, await ctx.storage.clocks.get(game_id))
                         )
+            except StorageUnavailable:  # not this game's fault: the database's, for every game
+                raise
             except Exception:  # one broken game must not stop the others' clocks
                 log.exception("The clock of game %s failed", game_id)
     finally:
-        await ctx.storage.clocks.release(me.owner, claimed)
+        try:
+            await ctx.storage.clocks.release(me.owner, claimed)
+        except StorageUnavailable:  # the claims' lease runs out: the next tick claims them again
+            log.warning("The clocks of game(s) %s could not be released", claimed)
     return posts
 
 

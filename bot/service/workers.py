@@ -248,7 +248,7 @@ class ProcessWorkers:
             try:
                 running = self._pools[worker].submit(job.call)
             except BrokenProcessPool:  # it died while it had nothing to do
-                self._restart(worker)
+                self._restart(worker, "while it was idle")
                 running = self._pools[worker].submit(job.call)
         except Exception as error:  # no worker could be started, or the workers were closed
             self._busy[worker] = False
@@ -267,7 +267,7 @@ class ProcessWorkers:
         if done.cancelled():
             job.done.cancel()
         elif isinstance(error := done.exception(), BrokenProcessPool) and not job.retried:
-            self._restart(worker)
+            self._restart(worker, "while running a job; the job is tried once more")
             job.retried = True
             self._waiting.appendleft(job)
         elif not job.done.done():
@@ -277,8 +277,8 @@ class ProcessWorkers:
                 job.done.set_result(done.result())
         self._dispatch()
 
-    def _restart(self, worker: int) -> None:
-        log.warning("A worker process died; starting another")
+    def _restart(self, worker: int, when: str) -> None:
+        log.warning("A worker process died %s; starting another", when)
         self._pools[worker].shutdown(wait=False, cancel_futures=True)
         self._pools[worker] = self._new_pool()
 

@@ -4,6 +4,12 @@ transactions, and the schema from the numbered files in ``migrations/``.
 
 The parts' helpers that run inside a transaction another part holds take its connection
 (``conn``) and hold no lock themselves.
+
+Every query goes through the `Database`'s methods, and each of them turns SQLite's faults of the
+file — it cannot be read or written ("disk I/O error"), opened, or written at all, or it is held
+too long by another process — into `bot.errors.StorageUnavailable`, and a full disk ("database or
+disk is full", also `PRAGMA max_page_count` reached) into `bot.errors.StorageFull` (`guarded`).
+A transaction that fails is rolled back whole (SQLite may have rolled it back itself already).
 """
 
 from __future__ import annotations
@@ -11,12 +17,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Collection
+from collections.abc import AsyncIterator, Callable, Collection, Iterator
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
+from bot.errors import StorageFull, StorageUnavailable
 from bot.storage.schema import MIGRATIONS, VERSION, VERSION_TABLE, migration_files
 
 # One trip to the database's thread each (`execute_fetchall`), not three (execute, fetch, close):
@@ -39,6 +46,48 @@ async def many(conn: aiosqlite.Connection, sql: str, rows: list[tuple[Any, ...]]
         await conn.executemany(sql, rows)
 
 
+UNAVAILABLE = frozenset(
+    {sqlite3.SQLITE_BUSY, sqlite3.SQLITE_IOERR, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY,
+     sqlite3.SQLITE_NOMEM}
+)  # fmt: skip
+"""SQLite's primary result codes of a file that cannot be used now (`guarded`)."""
+
+
+def fault(error: sqlite3.Error) -> StorageUnavailable | None:
+    """``error`` as the storage's fault (None: not a fault of the file, e.g. a constraint or a bug).
+
+    >>> full = sqlite3.OperationalError("database or disk is full")
+    >>> full.sqlite_errorcode, full.sqlite_errorname = sqlite3.SQLITE_FULL, "SQLITE_FULL"
+    >>> fault(full)
+    StorageFull('SQLite: database or disk is full (SQLITE_FULL)')
+    >>> io = sqlite3.OperationalError("disk I/O error")
+    >>> io.sqlite_errorcode = sqlite3.SQLITE_IOERR_WRITE  # an extended code: its low byte is IOERR
+    >>> type(fault(io)).__name__, fault(sqlite3.IntegrityError("UNIQUE constraint failed"))
+    ('StorageUnavailable', None)
+    """
+    code = getattr(error, "sqlite_errorcode", None)
+    if not isinstance(code, int):
+        return None
+    name = getattr(error, "sqlite_errorname", None) or str(code)
+    if code & 0xFF == sqlite3.SQLITE_FULL:
+        return StorageFull(f"SQLite: {error} ({name})")
+    if code & 0xFF in UNAVAILABLE:
+        return StorageUnavailable(f"SQLite: {error} ({name})")
+    return None
+
+
+@contextlib.contextmanager
+def guarded() -> Iterator[None]:
+    """Raise SQLite's faults of the file as `StorageUnavailable` (`fault`); the rest as they are."""
+    try:
+        yield
+    except sqlite3.Error as e:
+        found = fault(e)
+        if found is None:
+            raise
+        raise found from e
+
+
 class Database:
     """The connection the parts share, its lock and its transactions; `on_enqueue` is woken
     after a transaction that stored announcements (`woken`)."""
@@ -51,12 +100,13 @@ class Database:
     @classmethod
     async def connect(cls, path: str | Path) -> Database:
         """Open (or create) the database file (``:memory:``: one in memory)."""
-        conn = await aiosqlite.connect(str(path), isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        await conn.execute("PRAGMA foreign_keys = ON")
-        await conn.execute("PRAGMA busy_timeout = 5000")
-        if str(path) != ":memory:":
-            await conn.execute("PRAGMA journal_mode = WAL")
+        with guarded():
+            conn = await aiosqlite.connect(str(path), isolation_level=None)
+            conn.row_factory = sqlite3.Row
+            await conn.execute("PRAGMA foreign_keys = ON")
+            await conn.execute("PRAGMA busy_timeout = 5000")
+            if str(path) != ":memory:":
+                await conn.execute("PRAGMA journal_mode = WAL")
         return cls(conn)
 
     async def close(self) -> None:
@@ -67,20 +117,30 @@ class Database:
     async def locked(self) -> AsyncIterator[aiosqlite.Connection]:
         """The connection, held (several reads seen together, no transaction)."""
         async with self.lock:
-            yield self.conn
+            with guarded():
+                yield self.conn
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
         """The connection, held, in one write transaction: committed at the end, rolled back on
-        an error."""
+        an error (also when the commit itself fails: a full disk may refuse it)."""
         async with self.lock:
-            await self.conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.conn
-            except BaseException:
+            with guarded():
+                await self.conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self.conn
+                    await self.conn.execute("COMMIT")
+                except BaseException:
+                    await self._roll_back()
+                    raise
+
+    async def _roll_back(self) -> None:
+        """End the failed transaction, unless SQLite ended it (it rolls back by itself after some
+        faults, a full disk or an I/O error); a rollback that fails too leaves the first error
+        to be told (SQLite rolls back what was never committed when it next opens the file)."""
+        if self.conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
                 await self.conn.execute("ROLLBACK")
-                raise
-            await self.conn.execute("COMMIT")
 
     def woken(self, ids: Collection[int]) -> None:
         """Tell the delivery task, once the transaction that stored ``ids`` is committed."""
@@ -89,28 +149,33 @@ class Database:
 
     async def one(self, sql: str, params: tuple[Any, ...]) -> sqlite3.Row | None:
         async with self.lock:
-            return await fetch_one(self.conn, sql, params)
+            with guarded():
+                return await fetch_one(self.conn, sql, params)
 
     async def all(self, sql: str, params: tuple[Any, ...]) -> list[sqlite3.Row]:
         async with self.lock:
-            return await fetch_all(self.conn, sql, params)
+            with guarded():
+                return await fetch_all(self.conn, sql, params)
 
     async def execute(self, sql: str, params: tuple[Any, ...]) -> int:
         """Run one statement (committed by itself); the rows it changed."""
         async with self.lock:
-            cur = await self.conn.execute(sql, params)
+            with guarded():
+                cur = await self.conn.execute(sql, params)
             return cur.rowcount
 
     async def many(self, sql: str, rows: list[tuple[Any, ...]]) -> None:
         """`many` on the connection, held (each statement committed by itself)."""
         async with self.lock:
-            await many(self.conn, sql, rows)
+            with guarded():
+                await many(self.conn, sql, rows)
 
     # --- schema ---------------------------------------------------------------------
 
     async def schema_version(self) -> int:
         async with self.lock:
-            return await self._schema_version()
+            with guarded():
+                return await self._schema_version()
 
     async def _schema_version(self) -> int:
         await self.conn.execute(VERSION_TABLE)
