@@ -8,7 +8,17 @@ import random
 
 import pytest
 from PIL import Image
-from test_bot_support import CHANNEL, GUILD, PLAYERS, Table, Transcript, answer_all, query, start_game
+from test_bot_support import (
+    CHANNEL,
+    GUILD,
+    OUTSIDER,
+    PLAYERS,
+    Table,
+    Transcript,
+    answer_all,
+    query,
+    start_game,
+)
 
 from bot.errors import NoGame, NotAllowed
 from bot.ids import parse_custom_id
@@ -22,9 +32,13 @@ from bot.service import tick as svc_tick
 from bot.service.context import Context
 from bot.service.history import number
 from bot.service.pictures import default_renderer
+from bot.service.visible import Viewer
 from bot.storage.envelope import load
 from bot.storage.queries import WITH_FILE
 from bot.storage.rows import FORMER
+
+SEES = Viewer.of(OUTSIDER.id, {CHANNEL})
+"""A member who plays in no game and can view the games' channel."""
 
 
 async def finish(table: Table, humans: int, levels: tuple[str, ...] = (), channel: int = CHANNEL) -> int:
@@ -105,9 +119,9 @@ async def test_an_abandoned_game_is_not_rated_nor_listed(svc: Context) -> None:
     with pytest.raises(NoGame):
         await svc_archive.leaderboard(svc, GUILD, PLAYERS[0].id)
     with pytest.raises(NoGame):
-        await svc_archive.games(svc, GUILD)
+        await svc_archive.games(svc, GUILD, SEES)
     with pytest.raises(NoGame, match="abandoned"):
-        await svc_archive.replay(svc, GUILD, CHANNEL)
+        await svc_archive.replay(svc, GUILD, CHANNEL, SEES)
 
 
 async def test_a_replay_interrupted_by_a_stop_is_posted_by_the_next_tick_once(table: Table) -> None:
@@ -141,7 +155,7 @@ async def test_the_commands_read_the_history_of_this_server_only(table: Table) -
     assert stats.ephemeral and "2 games" in stats.text and "Rating" in stats.text and "Hunger:" in stats.text
     with pytest.raises(NoGame):
         await svc_archive.stats(svc, GUILD, User(999, "Zed"))
-    games = await svc_archive.games(svc, GUILD)
+    games = await svc_archive.games(svc, GUILD, SEES)
     assert games.text.count("**Game ") == 2 and "final post not sent yet" in games.text
     first_row = await svc.storage.games.game(first)
     assert first_row is not None
@@ -149,18 +163,19 @@ async def test_the_commands_read_the_history_of_this_server_only(table: Table) -
                               first, first_row.version)  # fmt: skip
     await svc.storage.outbox.sent(final["id"], 4242, table.clock.now)
     assert (
-        f"https://discord.com/channels/{GUILD}/{CHANNEL}/4242" in (await svc_archive.games(svc, GUILD)).text
+        f"https://discord.com/channels/{GUILD}/{CHANNEL}/4242"
+        in (await svc_archive.games(svc, GUILD, SEES)).text
     )
     with pytest.raises(NoGame):
-        await svc_archive.games(svc, GUILD + 1)
+        await svc_archive.games(svc, GUILD + 1, SEES)
     with pytest.raises(NoGame):
-        await svc_archive.replay(svc, GUILD + 1, CHANNEL, first)
+        await svc_archive.replay(svc, GUILD + 1, CHANNEL, SEES, first)
 
 
 async def test_the_replay_of_a_running_game_is_refused(svc: Context) -> None:
     await start_game(svc, 2)
     with pytest.raises(NotAllowed, match="still running"):
-        await svc_archive.replay(svc, GUILD, CHANNEL)
+        await svc_archive.replay(svc, GUILD, CHANNEL, SEES)
 
 
 async def test_forget_takes_a_name_out_of_the_history_and_keeps_the_games(table: Table) -> None:
@@ -171,13 +186,13 @@ async def test_forget_takes_a_name_out_of_the_history_and_keeps_the_games(table:
     [button] = prompt.buttons
     ref = parse_custom_id(button.custom_id)
     assert button.style == "danger" and ref is not None and ref.action == "forget"
-    assert "Bob" in (await svc_archive.games(svc, GUILD)).text, "asking changes nothing"
+    assert "Bob" in (await svc_archive.games(svc, GUILD, SEES)).text, "asking changes nothing"
     msg = await svc_archive.forget(svc, GUILD, PLAYERS[1].id)
     assert msg.ephemeral and "1 finished game" in msg.text
     places = await svc.storage.history.game_results(game_id)
     assert [p.name for p in places][1] == FORMER and places[1].user_id is None
     assert "Bob" not in (await svc_archive.leaderboard(svc, GUILD, PLAYERS[0].id)).text
-    assert "Bob" not in (await svc_archive.games(svc, GUILD)).text
+    assert "Bob" not in (await svc_archive.games(svc, GUILD, SEES)).text
     row = await svc.storage.games.game(game_id)
     assert row is not None and row.record is not None and row.snapshot is not None
     assert row.record["players"][1] == FORMER and row.snapshot["players"][1]["name"] == FORMER
@@ -188,3 +203,50 @@ async def test_forget_takes_a_name_out_of_the_history_and_keeps_the_games(table:
         await svc_archive.forget(svc, GUILD, PLAYERS[1].id)
     with pytest.raises(NoGame, match="nothing of yours"):
         await svc_archive.forget_prompt(svc, GUILD, PLAYERS[1].id)
+
+
+PRIVATE = CHANNEL + 1
+"""A channel that `SEES` cannot view."""
+NO_SUCH_GAME = "There is no such game on this server."
+
+
+async def test_a_game_in_a_channel_the_asker_cannot_view_is_listed_only_for_its_players(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(svc_archive, "GAMES_LISTED", 2)
+    monkeypatch.setattr(svc_archive, "PAGE", 1)  # the list is filled page by page past the hidden games
+    open_ = await finish(table, 1, ("random",))
+    older = await finish(table, 1, ("random",))
+    hidden = await finish(table, 2, ("random",), channel=PRIVATE)
+    svc = table.svc
+    listed = await svc_archive.games(svc, GUILD, SEES)
+    assert f"**Game {hidden}**" not in listed.text and f"/{PRIVATE}/" not in listed.text
+    assert f"**Game {older}**" in listed.text and f"**Game {open_}**" in listed.text, listed.text
+    bob = await svc_archive.games(svc, GUILD, Viewer.of(PLAYERS[1].id, set()))
+    assert f"**Game {hidden}**" in bob.text and "**Game " not in bob.text.replace(f"**Game {hidden}**", "")
+    member = await svc_archive.games(svc, GUILD, Viewer.of(OUTSIDER.id, {CHANNEL, PRIVATE}))
+    assert member.text.index(f"**Game {hidden}**") < member.text.index(f"**Game {older}**")
+    assert f"**Game {open_}**" not in member.text, "two games listed: the newest two"
+    with pytest.raises(NoGame, match="No game has finished"):
+        await svc_archive.games(svc, GUILD, Viewer.of(OUTSIDER.id, set()))
+
+
+async def test_the_replay_of_a_hidden_game_is_answered_as_that_of_no_game(table: Table) -> None:
+    hidden = await finish(table, 2, ("random",), channel=PRIVATE)
+    svc = table.svc
+    for game in (hidden, hidden + 100):
+        with pytest.raises(NoGame) as refused:
+            await svc_archive.replay(svc, GUILD, CHANNEL, SEES, game)
+        assert str(refused.value) == NO_SUCH_GAME
+    await start_game(svc, 2, channel=PRIVATE)
+    running = await svc.storage.games.open_game(PRIVATE)
+    assert running is not None
+    with pytest.raises(NoGame) as refused:
+        await svc_archive.replay(svc, GUILD, CHANNEL, SEES, running.id)
+    assert str(refused.value) == NO_SUCH_GAME, "not even that it is running"
+    with pytest.raises(NotAllowed, match="still running"):
+        await svc_archive.replay(svc, GUILD, CHANNEL, Viewer.of(PLAYERS[1].id, set()), running.id)
+    table.svc.renderer = None  # what is left to refuse: the drawing
+    for allowed in (Viewer.of(PLAYERS[0].id, set()), Viewer.of(OUTSIDER.id, {PRIVATE})):
+        with pytest.raises(NoGame, match="draws no pictures"):
+            await svc_archive.replay(svc, GUILD, CHANNEL, allowed, hidden)

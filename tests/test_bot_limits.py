@@ -19,6 +19,7 @@ from bot.service import hint as svc_hint
 from bot.service import questions as svc_questions
 from bot.service.context import Context
 from bot.service.pictures import default_renderer
+from bot.service.visible import Viewer
 from bot.service.workers import ThreadWorkers
 
 T = TypeVar("T")
@@ -114,11 +115,11 @@ async def test_replays_are_drawn_once_and_each_member_gets_a_few_in_a_while(
     await answer_all(svc, random.Random(3), Transcript(), 400)
     svc.renderer = default_renderer
     at_once = await asyncio.gather(
-        *(svc_archive.replay(svc, GUILD, CHANNEL, user_id=p.id) for p in PLAYERS[:4])
+        *(svc_archive.replay(svc, GUILD, CHANNEL, Viewer.of(p.id, {CHANNEL})) for p in PLAYERS[:4])
     )
     assert all(r.image == at_once[0].image and r.image for r in at_once)
     assert workers.aside_sent == ["animation"], "four members asking at once: one drawing"
-    await svc_archive.replay(svc, GUILD, CHANNEL, user_id=ANN.id)
+    await svc_archive.replay(svc, GUILD, CHANNEL, Viewer.of(ANN.id, {CHANNEL}))
     with pytest.raises(TooSoon, match=r"^You asked for a replay several times .*: try again in 30 s\.$"):
-        await svc_archive.replay(svc, GUILD, CHANNEL, user_id=ANN.id)
+        await svc_archive.replay(svc, GUILD, CHANNEL, Viewer.of(ANN.id, {CHANNEL}))
     assert workers.aside_sent == ["animation"]

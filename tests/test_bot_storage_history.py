@@ -35,6 +35,9 @@ async def test_the_history_keeps_results_ratings_and_forgets_a_player(store: Sto
         (other, 20, None, 3), (game, 10, 777, 2)
     ]  # fmt: skip
     assert await store.history.finished_games(guild + 1, 5) == []
+    assert [f.game for f in await store.history.finished_games(guild, 1)] == [other], "the newest first"
+    assert [f.game for f in await store.history.finished_games(guild, 5, other)] == [game], "the next page"
+    assert await store.history.finished_games(guild, 5, game) == []
     assert await store.history.unreplayed() == [game, other]
     assert await store.history.store_replay(game, [Post(CHANNEL, Message("gif"))], 40)
     assert await store.history.store_replay(game, [Post(CHANNEL, Message("gif"))], 41) is None

@@ -1,6 +1,7 @@
 """End-to-end: two games finish in a channel (the deadline passes and the bot plays every late
 seat to the end); the channel gets each game's scoring post and its replay animation, and
-``/citta leaderboard|stats|games|replay`` answer privately from the server's history."""
+``/citta leaderboard|stats|games|replay`` answer privately from the server's history; a game
+finished in a private channel is shown only to those who can view the channel, and its players."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import itertools
 import time
 from pathlib import Path
 
-from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from fakediscord.fixtures import fake_discord
 from PIL import Image
 from test_e2e_support import announcement, answer, citta_bot, posts_after
@@ -23,24 +24,26 @@ __all__ = ["fake_discord"]
 HOUR = 3600
 
 
-def _post(fake: FakeDiscord, start: str) -> FakeMessage | None:
-    return next((m for m in posts_after(fake, 0) if m.text.startswith(start)), None)
+def _post(fake: FakeDiscord, start: str, channel: FakeChannel | None = None) -> FakeMessage | None:
+    return next((m for m in posts_after(fake, 0, channel) if m.text.startswith(start)), None)
 
 
 async def _finished_game(fake: FakeDiscord, bot: CittaBot, host: FakeUser, others: list[FakeUser],
-                         level: str) -> tuple[int, FakeMessage, FakeMessage]:  # fmt: skip
-    """A game of ``host``, ``others`` and a computer player of ``level``, run out by the deadline
-    policy; its id, the final move's post and the replay post."""
-    lobby = await (await fake.slash(host, "citta new")).wait_message()
+                         level: str, channel: FakeChannel | None = None,
+                         ) -> tuple[int, FakeMessage, FakeMessage]:  # fmt: skip
+    """A game of ``host``, ``others`` and a computer player of ``level`` in ``channel`` (default: the
+    text channel), run out by the deadline policy; its id, the final move's post and the replay post."""
+    where = channel or fake.channel
+    lobby = await (await fake.slash(host, "citta new", channel=where)).wait_message()
     join, start = (next(c for c in lobby.custom_ids if c.endswith(a)) for a in (":join", ":start"))
     game_id = int(join.split(":")[1])
     for user in others:
         await fake.click(lobby, join, user)
         await fake.wait_for(lambda u=user: u.mention in lobby.text)
-    await (await fake.slash(host, "citta add-ai", level=level)).wait_message()
+    await (await fake.slash(host, "citta add-ai", channel=where, level=level)).wait_message()
     await announcement(fake, await fake.click(lobby, start, host))
     options = {"deadline": 1, "policy": "computer", "level": "random", "board": "round"}
-    await (await fake.slash(host, "citta settings", **options)).wait_message()
+    await (await fake.slash(host, "citta settings", channel=where, **options)).wait_message()
     svc = bot.service
     for k in itertools.count(1):  # the computer players answer in the background between ticks
         assert k < 300, "the game does not end"
@@ -51,9 +54,9 @@ async def _finished_game(fake: FakeDiscord, bot: CittaBot, host: FakeUser, other
         if row.status == "over":
             break
         await asyncio.sleep(0.2)
-    scoring = await fake.wait_for(lambda: _post(fake, f"🏁 **Game {game_id} — final scoring**"), 30)
-    replay = await fake.wait_for(lambda: _post(fake, f"🎞️ Game {game_id}, replayed"), 60)
-    posts = posts_after(fake, 0)
+    scoring = await fake.wait_for(lambda: _post(fake, f"🏁 **Game {game_id} — final scoring**", where), 30)
+    replay = await fake.wait_for(lambda: _post(fake, f"🎞️ Game {game_id}, replayed", where), 60)
+    posts = posts_after(fake, 0, where)
     final = posts[posts.index(scoring) - 1]
     assert "The game is over" in final.text or final.text.endswith("…"), final.text
     return game_id, final, replay
@@ -114,4 +117,62 @@ async def test_two_finished_games_make_a_history_that_the_commands_show(
         done = await answer(fake, await fake.click(prompt, forget, bob))
         assert done.ephemeral and done.recipient is bob and done.text.startswith("Done:"), done.text
         assert "**Bob**" not in (await _private(fake, alice, "citta leaderboard")).text
+    fake.check()
+
+
+async def test_a_game_finished_in_a_private_channel_is_shown_only_to_who_can_view_it_and_its_players(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
+    fake = fake_discord
+    alice, bob, carol, dave, erin = (fake.user(n) for n in ("alice", "bob", "carol", "dave", "erin"))
+    async with citta_bot(fake, database, seed=5) as bot:
+        private = await fake.add_private_channel("back-room", alice, roles=(dave,))
+        await fake.let_view(private, erin)
+        game, final, posted = await _finished_game(fake, bot, alice, [], "random", private)
+        await fake.let_view(private, bob)  # then Bob's view is taken away again: his list follows
+        listed = await _private(fake, bob, "citta games")
+        assert f"**Game {game}**" in listed.text and f"/{private.id}/{final.id}" in listed.text, listed.text
+        private.overwrites.pop(bob.id)
+        await fake.gateway.channel_event("CHANNEL_UPDATE", private)
+        await fake.wait_for(lambda: bob.id not in {o.id for o in bot.get_channel(private.id).overwrites})
+
+        for outsider in (bob, carol):
+            games = await _private(fake, outsider, "citta games")
+            assert "No game has finished on this server yet." in games.text and "Game" not in games.text
+            rec = await fake.slash(outsider, "citta replay", game=game)
+            refused = await answer(fake, rec)
+            assert "There is no such game on this server." in refused.text, refused.text
+            assert not refused.attachments and not any(m.attachments for m in rec.messages)
+            unknown = await answer(fake, await fake.slash(outsider, "citta replay", game=game + 1000))
+            assert unknown.text == refused.text, "a hidden game is answered as one that does not exist"
+
+        for member in (alice, dave, erin):  # its player; a member let in by role; by name
+            games = await _private(fake, member, "citta games")
+            assert f"**Game {game}**" in games.text, (member, games.text)
+        shown = await (await fake.slash(dave, "citta replay", game=game)).wait_message(60)  # a drawing
+        assert shown.ephemeral and shown.recipient is dave
+        assert _gif_frames(shown, game) == _gif_frames(posted, game)
+
+        await fake.delete_channel(private)  # a channel gone: its games stay with their players
+        await fake.wait_for(lambda: bot.get_channel(private.id) is None)
+        assert "No game has finished" in (await _private(fake, dave, "citta games")).text
+        assert f"**Game {game}**" in (await _private(fake, alice, "citta games")).text
+    fake.check()
+
+
+async def test_a_game_finished_in_a_thread_since_archived_is_shown_to_who_can_view_its_parent(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
+    fake = fake_discord
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    async with citta_bot(fake, database, seed=5) as bot:
+        club = await fake.add_private_channel("club", alice, bob)
+        thread = await fake.add_thread("a game", club)
+        game, final, _ = await _finished_game(fake, bot, alice, [], "random", thread)
+        await fake.archive(thread)
+        await fake.wait_for(lambda: bot.get_channel(thread.id) is None)  # discord.py keeps no archived thread
+        listed = await _private(fake, bob, "citta games")
+        assert f"**Game {game}**" in listed.text and f"/{thread.id}/{final.id}" in listed.text, listed.text
+        hidden = await _private(fake, carol, "citta games")
+        assert "No game has finished on this server yet." in hidden.text, hidden.text
     fake.check()

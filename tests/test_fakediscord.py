@@ -108,6 +108,7 @@ async def hello(interaction: discord.Interaction) -> None:
 @app_commands.command(name="perms", description="Say whether the member may manage the server")
 async def perms(interaction: discord.Interaction) -> None:
     text = f"manage_guild={interaction.permissions.manage_guild}"
+    tiny(interaction).seen.put_nowait(interaction.user)  # the member, with their roles
     await interaction.response.send_message(text, ephemeral=True)
 
 
@@ -208,7 +209,8 @@ def alice(fake: FakeDiscord) -> FakeUser:
 async def test_bot_connects_sees_the_guild_and_syncs_its_commands(fake: FakeDiscord, bot: TinyBot) -> None:
     guild = bot.get_guild(fake.guild_id)
     assert bot.is_ready() and guild is not None and not guild.unavailable
-    assert guild.member_count == len(fake.users) + 1
+    assert guild.member_count == len(fake.users) + 2, "the test users, the owner and the bot"
+    assert guild.owner_id not in {u.id for u in fake.users}, "no test user has the owner's every permission"
     assert [c.name for c in guild.text_channels] == [fake.channel.name]
     assert bot.user is not None and bot.user.id == fake.bot_user.id == bot.application_id
     assert [c.name for c in bot.synced] == ["citta"] and bot.synced[0].id == fake.commands["citta"].id
@@ -362,6 +364,34 @@ async def test_a_granted_role_reaches_the_bot_as_the_members_permissions(
         assert rec.original is not None
         answers.append(rec.original.content)
     assert answers == ["manage_guild=False", "manage_guild=True", "manage_guild=False"]
+
+
+async def test_discord_py_computes_who_may_view_a_private_channel_as_the_fake_enforces_it(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    bob, carol, dave = fake.user("bob"), fake.user("carol"), fake.user("dave")
+    secret = await fake.add_private_channel("secret", bob, roles=(carol,))
+    guild = bot.get_guild(fake.guild_id)
+    assert guild is not None
+    cached = await fake.wait_for(lambda: guild.get_channel(secret.id))
+    assert isinstance(cached, discord.TextChannel)
+
+    async def sees(user: FakeUser) -> tuple[bool, bool]:
+        """Whether discord.py, with the member of ``user``'s interaction, and the fake let them view it."""
+        await fake.slash(user, "perms")
+        member = await asyncio.wait_for(bot.seen.get(), 5)
+        assert isinstance(member, discord.Member)
+        return cached.permissions_for(member).view_channel, bool(fake.permissions(secret, user) & 1024)
+
+    assert [await sees(u) for u in (bob, carol, dave)] == [(True, True), (True, True), (False, False)]
+    assert cached.permissions_for(guild.me).view_channel, "the bot is let in"
+    await fake.let_view(secret, dave, by_role=True)
+    await fake.wait_for(lambda: len(cached.overwrites) == 5)
+    assert await sees(dave) == (True, True), "a role given while the bot runs reaches its cache"
+    await fake.give_role(dave, "administrator")
+    await fake.wait_for(lambda: (r := guild.get_role(fake.store.guilds[guild.id].role_ids[dave.id]))
+                        and r.permissions.administrator)  # fmt: skip
+    assert await sees(dave) == (True, True)
 
 
 async def test_nested_group_subcommand_gets_typed_options(fake: FakeDiscord, bot: TinyBot) -> None:

@@ -1,6 +1,7 @@
 """A server's history (part of the service layer): ``/citta leaderboard``, ``stats``, ``games``,
 ``replay`` and ``me forget``. Every answer is private; only finished games appear (see
-`bot.service.history`), so a history never shows what a running game hides.
+`bot.service.history`), so a history never shows what a running game hides; a game is shown only
+to a member who can view its channel, and to its players (`bot.service.visible`).
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from bot.service.context import Context
 from bot.service.ending import replay_message
 from bot.service.history import favourite, number, signed
 from bot.service.lobby import clean_name
+from bot.service.visible import Viewer, sees
 from bot.storage.rows import FORMER, Finished
 from i18n import N_, _, _n
 
 TOP = 10
 GAMES_LISTED = 10
+PAGE = 50
+"""How many finished games `games` reads at a time while it looks for those the asker is shown."""
 TREND = 5
 YEARS = 6
 LIMIT = 1990
@@ -123,9 +127,27 @@ async def stats(ctx: Context, guild: int, user: User) -> Message:
     return Message("\n".join(lines), ephemeral=True)
 
 
-async def games(ctx: Context, guild: int) -> Message:
-    """The server's finished games, newest first: date, players and scores, the final post."""
-    finished = await ctx.storage.history.finished_games(guild, GAMES_LISTED)
+async def shown_games(ctx: Context, guild: int, viewer: Viewer) -> list[Finished]:
+    """The newest `GAMES_LISTED` finished games of the server that ``viewer`` is shown, newest first
+    (the others are skipped, and older ones take their places)."""
+    found: list[Finished] = []
+    before: int | None = None
+    while True:
+        page = await ctx.storage.history.finished_games(guild, PAGE, before)
+        for g in page:
+            if await sees(viewer, g.channel, (p.user_id for p in g.places)):
+                found.append(g)
+                if len(found) == GAMES_LISTED:
+                    return found
+        if len(page) < PAGE:
+            return found
+        before = page[-1].game
+
+
+async def games(ctx: Context, guild: int, viewer: Viewer) -> Message:
+    """The server's finished games that ``viewer`` is shown, newest first: date, players and scores,
+    the final post. Hidden games are left out as if they did not exist."""
+    finished = await shown_games(ctx, guild, viewer)
     if not finished:
         raise NoGame(_("No game has finished on this server yet."))
     lines = [_("📜 **Finished games** of this server, newest first")]
@@ -145,14 +167,17 @@ async def games(ctx: Context, guild: int) -> Message:
 
 
 async def replay(
-    ctx: Context, guild: int, channel: int, game_id: int | None = None, *, user_id: int = 0
+    ctx: Context, guild: int, channel: int, viewer: Viewer, game_id: int | None = None
 ) -> Message:
-    """A finished game's animation (default: this channel's latest game), privately; at most a few
-    in a short while for each member (``user_id``, `bot.service.limits`: each is a large upload)."""
+    """A finished game's animation (default: this channel's latest game), privately. A game that
+    ``viewer`` is not shown gets the answer of a game that does not exist, whatever its state (a
+    running game's "still running" would tell that it exists). At most a few in a short while for
+    each member (`bot.service.limits`: each is a large upload)."""
     row = await (
         ctx.storage.games.game(game_id) if game_id is not None else ctx.storage.games.latest_game(channel)
     )
-    if row is None or (row.guild or 0) != guild:
+    players = [s.user_id for s in await ctx.storage.games.seats(row.id)] if row is not None else []
+    if row is None or (row.guild or 0) != guild or not await sees(viewer, row.channel, players):
         raise NoGame(_("There is no such game on this server.") if game_id else _("No game was played here."))
     if row.status in ("lobby", "active"):
         raise NotAllowed(
@@ -162,7 +187,7 @@ async def replay(
         raise NoGame(_("Game {game} was abandoned before its end: there is no replay of it.", game=row.id))
     if ctx.renderer is None:
         raise NoGame(_("This bot draws no pictures."))
-    ctx.limits.take(user_id, "replay", now=ctx.clock())
+    ctx.limits.take(viewer.user_id, "replay", now=ctx.clock())
     return await replay_message(ctx, row, ephemeral=True)
 
 

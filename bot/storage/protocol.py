@@ -329,8 +329,9 @@ class HistoryProtocol(Protocol):
     async def results_of(self, guild: int, player: str) -> list[Result]:
         """A player's results in ``guild``, oldest game first."""
 
-    async def finished_games(self, guild: int, last: int) -> list[Finished]:
-        """The ``last`` games finished in ``guild``, newest first, with the final post's message."""
+    async def finished_games(self, guild: int, last: int, before: int | None = None) -> list[Finished]:
+        """The ``last`` games finished in ``guild``, newest first, with the final post's message;
+        with ``before``, only games of smaller ids (the next page after a game id)."""
 
     async def game_results(self, game_id: int) -> list[Placing]:
         """The placings of a finished game by seat ([] when it has none)."""

@@ -150,10 +150,12 @@ GAME_RESULTS = "SELECT * FROM results WHERE game = $1 ORDER BY seat"
 FINISHED = (
     "SELECT g.id, g.channel, MAX(r.ended_at) AS ended_at, (SELECT o.message_id FROM outbox o "
     "WHERE o.game = g.id AND o.version = g.version ORDER BY o.id LIMIT 1) AS message_id "
-    "FROM games g JOIN results r ON r.game = g.id WHERE r.guild = $1 "
-    "GROUP BY g.id ORDER BY g.id DESC LIMIT $2"
+    "FROM games g JOIN results r ON r.game = g.id WHERE r.guild = $1 AND g.id < $2 "
+    "GROUP BY g.id ORDER BY g.id DESC LIMIT $3"
 )
-"""The last games finished in a server, newest first, with their final post's message."""
+"""The last games finished in a server before a game id, newest first, with their final post's message."""
+NO_GAME_AFTER = 2**63 - 1
+"""A game id above every other (the first page of `FINISHED`): the largest BIGINT."""
 FORMER_SEAT_SQL = "UPDATE seats SET name = $1, user_id = $2 WHERE game = $3 AND seat = $4"
 FORGET_RESULTS = "UPDATE results SET player = $1, user_id = NULL, name = $2 WHERE guild = $3 AND player = $4"
 FORGET_RATING = "DELETE FROM ratings WHERE guild = $1 AND player = $2"

@@ -28,7 +28,8 @@ Faults and the world (each module's docstring says exactly how Discord and disco
   completed by a followup (deprecated: Discord asks for an edit of the original): `interactions`;
 - ``await fake.add_guild(name, shard=1, shards=2)`` (a guild on a chosen shard; the gateway is sharded
   as Discord's: `gateway`), ``await fake.deny(channel, "send_messages")``, ``allow_perms``, ``reset_perms``,
-  ``grant`` (a member's role in a guild, e.g. Manage Server), ``add_text_channel``,
+  ``grant`` / ``give_role`` (a member's role in a guild, e.g. Manage Server), ``add_private_channel``
+  and ``let_view`` (a channel @everyone cannot view), ``add_text_channel``,
   ``delete_channel``, ``add_thread``, ``archive``, ``unarchive``, ``user_says``, ``advance``,
   ``request_reconnect``, ``drop_gateway``, ``gateway_paused()``: `world`; what REST then enforces: `channels`;
 - ``await fake.spawn_bot(env)`` → `process.BotProcess` (``ready``, ``kill9``, ``wait``, ``output``): the

@@ -349,6 +349,7 @@ class FakeDiscord(FakeWorld):
             message_=message,
             guild_locale=self.store.guild_locale,
             role=self.store.role(channel, user),
+            role_id=self.store.role_id(channel, user),
         )
         if not self.connected:
             raise FakeDiscordError("no bot is connected to the fake gateway")

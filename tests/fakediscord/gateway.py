@@ -112,7 +112,8 @@ class Gateway:
         dm = msg.channel.guild_id is None
         full = payloads.message(msg, nonce=True)
         if not dm:
-            full["member"] = payloads.member(msg.author, with_user=False)
+            role_id = self.server.store.role_id(msg.channel, msg.author)
+            full["member"] = payloads.member(msg.author, with_user=False, role_id=role_id)
         mentioned = self.server.store.bot.id in msg.mentioned
         blank = {"content": "", "embeds": [], "attachments": [], "components": []}
         for s in list(self.sessions.values()):
@@ -193,7 +194,7 @@ class Gateway:
         await session.send(0, {}, "RESUMED")
 
     def _members(self) -> list[FakeUser]:
-        return [*self.server.store.members, self.server.store.bot]
+        return [*self.server.store.members, self.server.store.owner, self.server.store.bot]
 
     async def _ready(self, session: Session) -> None:
         st = self.server.store
@@ -218,9 +219,8 @@ class Gateway:
         """The GUILD_CREATE of one of the fake's guilds."""
         st = self.server.store
         return payloads.guild_create(
-            guild_id,
-            st.guilds[guild_id].name,
-            st.members[0],
+            st.guilds[guild_id],
+            st.owner,
             st.guild_channels(guild_id),
             self._members(),
             st.active_threads(guild_id),

@@ -98,6 +98,8 @@ class FakeGuild:
     """Its text channel, where games are played."""
     roles: dict[int, int] = field(default_factory=dict)
     """The permission bits of each member's own role, by user id (`world.FakeWorld.grant`)."""
+    role_ids: dict[int, int] = field(default_factory=dict)
+    """The Discord id of each member's own role, by user id (made with the role)."""
 
     def __repr__(self) -> str:
         return f"<FakeGuild {self.id} {self.name!r}>"

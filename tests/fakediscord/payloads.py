@@ -12,7 +12,7 @@ from . import perms
 from .wire import ATTACHMENT_SIZE_LIMIT
 
 if TYPE_CHECKING:
-    from .models import FakeAttachment, FakeChannel, FakeMessage, FakeUser
+    from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser
 
 DISCORD_EPOCH_MS = 1420070400000
 SUPPRESS_EMBEDS = 1 << 2
@@ -63,9 +63,12 @@ def user(u: FakeUser) -> dict[str, Any]:
     }
 
 
-def member(u: FakeUser, *, permissions: int | None = None, with_user: bool = True) -> dict[str, Any]:
+def member(
+    u: FakeUser, *, permissions: int | None = None, with_user: bool = True, role_id: int | None = None
+) -> dict[str, Any]:
+    """A guild member object (``role_id``: their own role, if they have one)."""
     data: dict[str, Any] = {
-        "roles": [],
+        "roles": [] if role_id is None else [str(role_id)],
         "nick": None,
         "avatar": None,
         "joined_at": u.joined_at,
@@ -139,15 +142,39 @@ def channel(ch: FakeChannel) -> dict[str, Any]:
     return data
 
 
+def role(role_id: int, name: str, permissions: int, position: int) -> dict[str, Any]:
+    """A role object (the @everyone role has the guild's id and position 0)."""
+    return {
+        "id": str(role_id),
+        "name": name,
+        "permissions": str(permissions),
+        "position": position,
+        "color": 0,
+        "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+        "hoist": False,
+        "managed": False,
+        "mentionable": False,
+        "flags": 0,
+    }
+
+
+def member_role(guild: FakeGuild, u: FakeUser) -> dict[str, Any]:
+    """``u``'s own role in ``guild`` (they must have one), named after them."""
+    role_id = guild.role_ids[u.id]
+    return role(role_id, f"{u.name}'s role", guild.roles.get(u.id, 0), 1 + list(guild.role_ids).index(u.id))
+
+
 def guild_create(
-    guild_id: int,
-    name: str,
+    guild: FakeGuild,
     owner: FakeUser,
     channels: list[FakeChannel],
     members: list[FakeUser],
     threads: list[FakeChannel],
 ) -> dict[str, Any]:
-    """GUILD_CREATE: the guild with its channels, its active threads and its members."""
+    """GUILD_CREATE: the guild with its roles (@everyone and each member's own), its channels, its
+    active threads and its members (with their roles)."""
+    guild_id, name = guild.id, guild.name
+    own = {u.id: u for u in members if u.id in guild.role_ids}
     return {
         "id": str(guild_id),
         "name": name,
@@ -168,24 +195,14 @@ def guild_create(
         "system_channel_id": None,
         "afk_channel_id": None,
         "roles": [
-            {
-                "id": str(guild_id),
-                "name": "@everyone",
-                "permissions": str(perms.EVERYONE),
-                "position": 0,
-                "color": 0,
-                "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
-                "hoist": False,
-                "managed": False,
-                "mentionable": False,
-                "flags": 0,
-            }
+            role(guild_id, "@everyone", perms.EVERYONE, 0),
+            *(member_role(guild, u) for u in own.values()),
         ],
         "emojis": [],
         "stickers": [],
         "channels": [channel(c) for c in channels],
         "threads": [channel(t) for t in threads],
-        "members": [member(m) for m in members],
+        "members": [member(m, role_id=guild.role_ids.get(m.id)) for m in members],
         "voice_states": [],
         "presences": [],
         "stage_instances": [],
@@ -262,10 +279,12 @@ def interaction(
     message_: FakeMessage | None = None,
     guild_locale: str = "en-US",
     role: int = 0,
+    role_id: int | None = None,
 ) -> dict[str, Any]:
     """An INTERACTION_CREATE payload with everything discord.py 2.7 reads; ``app_permissions`` and the
     member's ``permissions`` are the bot's and the user's in the channel (``role``: the permissions of
-    the user's own role there); ``locale`` is the user's client language, ``guild_locale`` the server's."""
+    the user's own role there, ``role_id`` its id, in the member's ``roles``); ``locale`` is the user's
+    client language, ``guild_locale`` the server's."""
     guild_id = channel_.guild_id
     out: dict[str, Any] = {
         "id": str(id),
@@ -287,7 +306,9 @@ def interaction(
         out["guild_id"] = str(guild_id)
         out["guild"] = {"id": str(guild_id), "locale": guild_locale, "features": []}
         out["guild_locale"] = guild_locale
-        out["member"] = member(user_, permissions=perms.in_channel(channel_, user_.id, role))
+        out["member"] = member(
+            user_, permissions=perms.in_channel(channel_, user_.id, role, role_id), role_id=role_id
+        )
         out["context"] = 0
     else:
         out["user"] = user(user_)

@@ -2,12 +2,13 @@
 
 Computed as Discord documents it (docs/topics/Permissions.md, "Permission Overwrites" and "Implicit
 Permissions"), for members with the @everyone role and at most one role of their own (``role``: its
-permission bits, which `world.FakeWorld.grant` gives, e.g. MANAGE_GUILD; the fake does not special-case
-the guild owner):
+permission bits, which `world.FakeWorld.grant` gives, e.g. MANAGE_GUILD; ``role_id``: its id); the
+guild's owner, who has every permission, is none of the test users (`state.Store.owner`):
 
-- base: the @everyone role's permissions (`EVERYONE`), with the member's role's added;
-- then the channel's @everyone overwrite, then the member's own overwrite, each deny first, then allow
-  (a thread has no overwrites: its parent's apply);
+- base: the @everyone role's permissions (`EVERYONE`), with the member's role's added; ADMINISTRATOR
+  there gives every permission, overwrites aside;
+- then the channel's @everyone overwrite, then its overwrite for the member's role, then the member's
+  own overwrite, each deny first, then allow (a thread has no overwrites: its parent's apply);
 - without VIEW_CHANNEL a member has no permission at all in the channel;
 - without SEND_MESSAGES (in a thread: SEND_MESSAGES_IN_THREADS) it also loses EMBED_LINKS, ATTACH_FILES,
   MENTION_EVERYONE and SEND_TTS_MESSAGES.
@@ -48,6 +49,7 @@ EMBED_LINKS = bits("embed_links")
 READ_HISTORY = bits("read_message_history")
 MANAGE_THREADS = bits("manage_threads")
 MANAGE_CHANNELS = bits("manage_channels")
+ADMINISTRATOR = bits("administrator")
 _NEEDS_SEND = bits("embed_links", "attach_files", "mention_everyone", "send_tts_messages")
 
 # What @everyone may do in the test guild (a subset of Discord's default for a new server).
@@ -64,14 +66,18 @@ EVERYONE = bits(
 )
 
 
-def in_channel(channel: FakeChannel, member_id: int, role: int = 0) -> int:
+def in_channel(channel: FakeChannel, member_id: int, role: int = 0, role_id: int | None = None) -> int:
     """The permissions of member ``member_id`` (with the @everyone role and the permissions ``role`` of
-    their own role) in ``channel``."""
+    their own role, whose id is ``role_id``) in ``channel``."""
     if channel.guild_id is None:  # a DM
         return EVERYONE
     source = channel.permission_source
     value = EVERYONE | role
-    for target in (channel.guild_id, member_id):
+    if value & ADMINISTRATOR:
+        return ALL
+    for target in (channel.guild_id, role_id, member_id):
+        if target is None:
+            continue
         ow = source.overwrites.get(target)
         if ow is not None:
             value = (value & ~ow.deny) | ow.allow

@@ -42,6 +42,9 @@ class Store:
         self.guild_locale = "en-US"
         """The server's language (``preferred_locale``), sent as each interaction's ``guild_locale``."""
         self.members: list[FakeUser] = []
+        self.owner = FakeUser(snowflake(), "owner")
+        """The owner of every guild: a member Discord gives every permission everywhere (discord.py's
+        ``permissions_for`` too), so none of the test users in ``members`` is it; it never acts."""
         self.channels: dict[int, FakeChannel] = {}
         self.text_channel = self.add_channel("la-citta")
         self.guilds: dict[int, FakeGuild] = {}
@@ -105,6 +108,21 @@ class Store:
         guild = self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
         return 0 if guild is None else guild.roles.get(user.id, 0)
 
+    def role_id(self, channel: FakeChannel, user: FakeUser) -> int | None:
+        """The id of ``user``'s own role in ``channel``'s guild (None: they have none; in a DM: None)."""
+        guild = self.guilds.get(channel.guild_id) if channel.guild_id is not None else None
+        return None if guild is None else guild.role_ids.get(user.id)
+
+    def give_role(self, guild: FakeGuild, user: FakeUser, permissions: int) -> bool:
+        """Give ``user`` their own role in ``guild`` (made on first use) with ``permissions`` added to
+        what it had; whether the role is new."""
+        new = user.id not in guild.role_ids
+        if new:
+            guild.role_ids[user.id] = snowflake()
+        guild.roles[user.id] = guild.roles.get(user.id, 0) | permissions
+        self.changed()
+        return new
+
     def add_channel(
         self, name: str, recipient: FakeUser | None = None, *, type: int = TEXT, guild_id: int | None = None
     ) -> FakeChannel:
@@ -165,6 +183,8 @@ class Store:
     def user(self, user_id: int) -> FakeUser | None:
         if user_id == self.bot.id:
             return self.bot
+        if user_id == self.owner.id:
+            return self.owner
         return next((u for u in self.members if u.id == user_id), None)
 
     # --- messages ----------------------------------------------------------------------------------

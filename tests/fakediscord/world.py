@@ -4,7 +4,14 @@
   that shard (Discord's formula, `payloads.shard_of`), and sends its GUILD_CREATE to the sessions of that
   shard, as when the bot is added to a server; all members are members of every guild.
 - Roles: ``grant(user, "manage_guild", guild=...)`` gives a member a role with those permissions in a
-  guild (the first guild by default): interactions there carry them in the member's ``permissions``.
+  guild (the first guild by default): interactions there carry them in the member's ``permissions``
+  and the role in its ``roles``; GUILD_CREATE has the role. ``await give_role(...)`` does the same
+  and also tells connected bots (GUILD_ROLE_CREATE or GUILD_ROLE_UPDATE), so that discord.py's
+  ``channel.permissions_for(member)`` knows the role (`grant` is for before the bot connects).
+- Private channels: ``add_private_channel(name, *members, roles=(...))`` is a text channel @everyone
+  cannot view (VIEW_CHANNEL denied to the @everyone role), viewable by the bot, by ``members`` (a
+  member overwrite) and by the members whose own role is allowed (``roles``: a role overwrite);
+  ``let_view(channel, user, by_role=...)`` allows one more later (CHANNEL_UPDATE).
 - Permissions: ``deny(channel, "send_messages", ...)`` / ``allow_perms(...)`` / ``reset_perms(channel)``
   set the bot member's permission overwrite on a channel (a thread takes its parent's) and send
   CHANNEL_UPDATE, so discord.py's ``channel.permissions_for(guild.me)`` agrees with what REST enforces.
@@ -52,13 +59,23 @@ class FakeWorld(FakeServer):
         the first guild), added to what its role had; Discord sends the role's permissions with each of the
         member's interactions there (the bot reads ``interaction.permissions``)."""
         target = guild or self.store.guilds[self.store.guild_id]
-        target.roles[user.id] = target.roles.get(user.id, 0) | perms.bits(*names)
-        self.store.changed()
+        self.store.give_role(target, user, perms.bits(*names))
+
+    async def give_role(self, user: FakeUser, *names: str, guild: FakeGuild | None = None) -> None:
+        """`grant`, and GUILD_ROLE_CREATE (a new role) or GUILD_ROLE_UPDATE to the connected bots: a
+        role given while the bot runs (Discord sends no member update without the members intent; the
+        member's roles come with their interactions)."""
+        target = guild or self.store.guilds[self.store.guild_id]
+        new = self.store.give_role(target, user, perms.bits(*names))
+        data = {"guild_id": str(target.id), "role": payloads.member_role(target, user)}
+        await self.gateway.dispatch("GUILD_ROLE_CREATE" if new else "GUILD_ROLE_UPDATE", data, GUILDS)
 
     def permissions(self, channel: FakeChannel, user: FakeUser | None = None) -> int:
         """The permission bits of ``user`` (default: the bot) in ``channel``, as the REST routes see them."""
         who = user or self.store.bot
-        return perms.in_channel(channel, who.id, self.store.role(channel, who))
+        return perms.in_channel(
+            channel, who.id, self.store.role(channel, who), self.store.role_id(channel, who)
+        )
 
     async def deny(self, channel: FakeChannel, *names: str) -> None:
         """Deny the bot permissions ``names`` ("send_messages", "attach_files", ...) in ``channel``."""
@@ -94,6 +111,40 @@ class FakeWorld(FakeServer):
         self.store.changed()
         await self.gateway.channel_event("CHANNEL_CREATE", channel)
         return channel
+
+    async def add_private_channel(
+        self, name: str, *members: FakeUser, roles: tuple[FakeUser, ...] = (), guild: FakeGuild | None = None
+    ) -> FakeChannel:
+        """A new text channel in ``guild`` (default: the first) that @everyone cannot view: the
+        @everyone role is denied VIEW_CHANNEL, the bot, each of ``members`` and the own role of each
+        of ``roles`` (given one, without permissions, when they have none) are allowed it."""
+        channel = self.store.add_channel(name, guild_id=None if guild is None else guild.id)
+        target = self.store.guilds[channel.guild_id or self.store.guild_id]
+        channel.overwrites[target.id] = Overwrite(target.id, type=0, deny=perms.VIEW_CHANNEL)
+        for user in (self.store.bot, *members):
+            channel.overwrites[user.id] = Overwrite(user.id, type=1, allow=perms.VIEW_CHANNEL)
+        for user in roles:
+            if user.id not in target.role_ids:
+                await self.give_role(user, guild=target)
+            role_id = target.role_ids[user.id]
+            channel.overwrites[role_id] = Overwrite(role_id, type=0, allow=perms.VIEW_CHANNEL)
+        self.store.changed()
+        await self.gateway.channel_event("CHANNEL_CREATE", channel)
+        return channel
+
+    async def let_view(self, channel: FakeChannel, user: FakeUser, *, by_role: bool = False) -> None:
+        """Allow ``user`` (``by_role``: their own role, given one when they have none) to view
+        ``channel`` (CHANNEL_UPDATE)."""
+        if channel.is_thread or channel.guild_id is None:
+            raise FakeDiscordError(f"{channel} has no permission overwrites (a thread's are its parent's)")
+        target = self.store.guilds[channel.guild_id]
+        if by_role and user.id not in target.role_ids:
+            await self.give_role(user, guild=target)
+        key, kind = (target.role_ids[user.id], 0) if by_role else (user.id, 1)
+        ow = channel.overwrites.setdefault(key, Overwrite(key, type=kind))
+        ow.allow, ow.deny = ow.allow | perms.VIEW_CHANNEL, ow.deny & ~perms.VIEW_CHANNEL
+        self.store.changed()
+        await self.gateway.channel_event("CHANNEL_UPDATE", channel)
 
     async def delete_channel(self, channel: FakeChannel) -> None:
         """Delete ``channel`` (with its threads): REST on it answers 404 10003 "Unknown Channel"."""

@@ -1,5 +1,5 @@
 """What every slash command shares: the ``/citta`` group (and ``/citta me``), and reading an
-interaction's context, channel, server and permissions.
+interaction's context, channel, server and permissions, and which channels its member can view.
 
 The group's commands are defined by theme in this package's modules; each handler only turns the
 interaction into one service call and its result into a reply (errors: `bot.client.door.fail`).
@@ -17,6 +17,7 @@ import i18n
 from bot.client.door import context_of, user_of
 from bot.results import User
 from bot.service.context import Context
+from bot.service.visible import Viewer
 
 Interaction = discord.Interaction[Any]
 
@@ -50,6 +51,44 @@ def manager(interaction: Interaction) -> bool:
 
 def user(interaction: Interaction) -> User:
     return user_of(interaction)
+
+
+def viewer(interaction: Interaction) -> Viewer:
+    """The member of the interaction as the history sees them (`bot.service.visible`): their id,
+    and whether they can view a channel of this server, asked of Discord once per channel."""
+    known: dict[int, bool] = {}
+
+    async def can_view(channel_id: int) -> bool:
+        if channel_id not in known:
+            known[channel_id] = await _can_view(interaction, channel_id)
+        return known[channel_id]
+
+    return Viewer(interaction.user.id, can_view)
+
+
+async def _can_view(interaction: Interaction, channel_id: int) -> bool:
+    """Whether the interaction's member has View Channel in the channel ``channel_id`` of its server,
+    with their roles and its overwrites (discord.py's ``permissions_for``): a thread by its parent's,
+    a private thread only with Manage Threads there too (who was added to one is not known without
+    asking Discord for its members; its players see its games anyway). A channel not in the cache is
+    asked for (discord.py keeps no archived thread); one that is gone, in another server, or hidden
+    from the bot is viewable by nobody."""
+    guild, member = interaction.guild, interaction.user
+    if guild is None or not isinstance(member, discord.Member):
+        return False
+    channel = guild.get_channel_or_thread(channel_id)
+    if channel is None:
+        try:
+            channel = await guild.fetch_channel(channel_id)
+        except (discord.NotFound, discord.Forbidden, discord.InvalidData):
+            return False
+    try:
+        allowed = channel.permissions_for(member)
+    except discord.ClientException:  # a thread whose parent is not known
+        return False
+    if isinstance(channel, discord.Thread) and channel.is_private():
+        return allowed.view_channel and allowed.manage_threads
+    return allowed.view_channel
 
 
 async def thinking(interaction: Interaction) -> None:

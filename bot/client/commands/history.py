@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.client.commands.base import Interaction, channel, citta, ctx, guild, thinking
+from bot.client.commands.base import Interaction, channel, citta, ctx, guild, thinking, viewer
 from bot.client.replies import answer
 from bot.ids import MAX_GAME
 from bot.results import User
@@ -31,7 +31,8 @@ async def stats(interaction: Interaction, player: discord.User | None = None) ->
 
 @citta.command(description=_("This server's finished games: date, players, scores, the final post"))
 async def games(interaction: Interaction) -> None:
-    await answer(interaction, await archive.games(ctx(interaction), guild(interaction)))
+    await thinking(interaction)  # Discord may be asked about channels it no longer keeps in the cache
+    await answer(interaction, await archive.games(ctx(interaction), guild(interaction), viewer(interaction)))
 
 
 @citta.command(description=_("The animated board of a finished game, one frame per round and year"))
@@ -41,6 +42,6 @@ async def replay(interaction: Interaction, game: app_commands.Range[int, 1, MAX_
     await answer(
         interaction,
         await archive.replay(
-            ctx(interaction), guild(interaction), channel(interaction), game, user_id=interaction.user.id
+            ctx(interaction), guild(interaction), channel(interaction), viewer(interaction), game
         ),
     )

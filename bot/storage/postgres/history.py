@@ -89,10 +89,12 @@ class History(Part):
         rows = await self.db.all(queries.RESULTS_OF, guild, player)
         return [Result(r["game"], r["ended_at"], convert.placing(r)) for r in rows]
 
-    async def finished_games(self, guild: int, last: int) -> list[Finished]:
-        """The ``last`` games finished in ``guild``, newest first, with the final post's message."""
+    async def finished_games(self, guild: int, last: int, before: int | None = None) -> list[Finished]:
+        """The ``last`` games finished in ``guild`` (before game ``before``), newest first, with the
+        final post's message."""
+        below = queries.NO_GAME_AFTER if before is None else before
         async with self.db.transaction() as conn:
-            games = await conn.fetch(queries.FINISHED, guild, last)
+            games = await conn.fetch(queries.FINISHED, guild, below, last)
             seats = await conn.fetch(
                 "SELECT * FROM results WHERE game = ANY($1::bigint[]) ORDER BY game, seat",
                 [g["id"] for g in games],

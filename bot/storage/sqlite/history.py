@@ -73,10 +73,12 @@ class History(Part):
         rows = await self.db.all(qmarks(queries.RESULTS_OF), (guild, player))
         return [Result(r["game"], r["ended_at"], convert.placing(r)) for r in rows]
 
-    async def finished_games(self, guild: int, last: int) -> list[Finished]:
-        """The ``last`` games finished in ``guild``, newest first, with the final post's message."""
+    async def finished_games(self, guild: int, last: int, before: int | None = None) -> list[Finished]:
+        """The ``last`` games finished in ``guild`` (before game ``before``), newest first, with the
+        final post's message."""
+        below = queries.NO_GAME_AFTER if before is None else before
         async with self.db.locked() as conn:
-            games = await fetch_all(conn, qmarks(queries.FINISHED), (guild, last))
+            games = await fetch_all(conn, qmarks(queries.FINISHED), (guild, below, last))
             seats = await fetch_all(
                 conn,
                 f"SELECT * FROM results WHERE game IN ({', '.join('?' for _ in games)}) ORDER BY game, seat",
