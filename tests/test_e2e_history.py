@@ -72,7 +72,7 @@ def _gif_frames(msg: FakeMessage, game_id: int) -> int:
 
 async def _private(fake: FakeDiscord, user: FakeUser, command: str, **options: object) -> FakeMessage:
     rec = await fake.slash(user, command, **options)
-    msg = await answer(fake, rec) if rec.deferred else rec.original
+    msg = await rec.wait_message(60) if rec.deferred else rec.original  # a replay may be drawn: slow
     assert msg is not None and msg.ephemeral and msg.recipient is user, (command, rec)
     assert len(msg.text) <= 2000
     return msg
