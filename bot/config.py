@@ -52,12 +52,18 @@ class Settings:
     workers: int | None = None
     """``CITTA_WORKERS``: the processes that draw the pictures and think for the computer players
     (None: one per CPU the process may use; 0: none, all in the bot's process)."""
+    lobbies_per_member: int = 3
+    """``CITTA_LOBBIES_PER_MEMBER``: how many open lobbies one member may host in a server."""
+    lobby_days: int = 7
+    """``CITTA_LOBBY_DAYS``: a lobby with no join, leave, computer or setting for this many days is
+    closed, and a closed lobby forgotten after as many days."""
 
     def __repr__(self) -> str:
         return (
             f"Settings(db_path={shown(self.db_path)!r}, dev_guild={self.dev_guild!r}, "
             f"log_level={self.log_level!r}, shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r}, "
-            f"workers={self.workers!r})"
+            f"workers={self.workers!r}, lobbies_per_member={self.lobbies_per_member!r}, "
+            f"lobby_days={self.lobby_days!r})"
         )
 
 
@@ -75,6 +81,8 @@ class _Read(BaseSettings):
     CITTA_SHARD_COUNT: str = ""
     CITTA_SHARD_IDS: str = ""
     CITTA_WORKERS: str = ""
+    CITTA_LOBBIES_PER_MEMBER: str = ""
+    CITTA_LOBBY_DAYS: str = ""
 
     @classmethod
     def settings_customise_sources(
@@ -121,7 +129,19 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
     return Settings(
         token=token, db_path=db.where, dev_guild=dev_guild, log_level=level, shard_count=count, shard_ids=ids,
         workers=int(workers_text) if workers_text else None,
+        lobbies_per_member=_at_least_one(values, "CITTA_LOBBIES_PER_MEMBER", 3, "open lobbies per member"),
+        lobby_days=_at_least_one(values, "CITTA_LOBBY_DAYS", 7, "days"),
     )  # fmt: skip
+
+
+def _at_least_one(values: Mapping[str, Any], name: str, default: int, what: str) -> int:
+    """A whole-number setting of 1 or more (``default`` when unset); ConfigError otherwise."""
+    text = str(values.get(name, "") or "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or int(text) < 1:
+        raise ConfigError(f"{name} must be a whole number of {what}, 1 or more, not {text!r}.")
+    return int(text)
 
 
 def _shards(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:

@@ -178,6 +178,9 @@ class Post:
     dms: tuple[DirectMessage, ...] = ()
     fallback: str = ""
     outcome: Outcome | None = None
+    edits: int | None = None
+    """The bot's message in ``channel`` whose text and buttons this post replaces (an edit, such
+    as the lobby's message after a Join: no DMs, no files); None: a new message."""
 
     def __post_init__(self) -> None:
         if self.outcome is not None and not self.fallback:

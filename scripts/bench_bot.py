@@ -48,8 +48,11 @@ def summary(name: str, values: list[float]) -> str:
 
 async def new_game(svc: Context, channel: int) -> int:
     await svc_lobby.new_game(svc, HUMAN, channel=channel, players=5)
-    for _ in range(4):
+    real = svc.clock
+    for k in range(4):  # one request each, as if a few seconds apart (`svc_lobby.SAME_REQUEST`)
+        svc.clock = lambda k=k: real() + k * (svc_lobby.SAME_REQUEST + 1)  # type: ignore[misc]
         await svc_lobby.add_ai(svc, HUMAN, channel=channel, level="strong")
+    svc.clock = real
     row = await svc.storage.games.latest_game(channel)
     assert row is not None
     await svc_advance.advance(svc, row.id)

@@ -40,6 +40,7 @@ async def test_the_host_adds_a_computer_player_and_the_lobby_lists_it(database: 
         await svc_lobby.add_ai(svc, BOB, channel=CHANNEL)
     with pytest.raises(LobbyError, match="levels are"):
         await svc_lobby.add_ai(svc, ANN, channel=CHANNEL, level="godlike")
+    svc.clock.now += svc_lobby.SAME_REQUEST + 1  # type: ignore[attr-defined]  # a second request, not a repeat
     again = await svc_lobby.add_ai(svc, ANN, channel=CHANNEL, level="basic")
     assert "🤖 Computer 2 (basic)" in again.reply.text
     seats = await svc.storage.games.seats(game_id)

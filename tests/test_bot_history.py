@@ -52,6 +52,7 @@ async def finish(table: Table, humans: int, levels: tuple[str, ...] = (), channe
     for user in PLAYERS[1:humans]:
         await svc_lobby.join(svc, row.id, user)
     for level in levels:
+        svc.clock.now += svc_lobby.SAME_REQUEST + 1  # type: ignore[attr-defined]  # one request each
         await svc_lobby.add_ai(svc, host, channel=channel, level=level)
     await svc_lobby.start(svc, row.id, host)
     await svc_advance.advance(svc, row.id)

@@ -142,6 +142,7 @@ async def test_a_double_join_and_a_start_pressed_three_times_say_what_happened(s
 async def test_computer_players_answer_after_the_mover_one_post_each(svc: Context) -> None:
     await svc_lobby.new_game(svc, ANN, channel=CHANNEL)
     for level in ("random", "random"):
+        svc.clock.now += svc_lobby.SAME_REQUEST + 1  # type: ignore[attr-defined]  # one request each
         await svc_lobby.add_ai(svc, ANN, channel=CHANNEL, level=level)
     row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None

@@ -85,6 +85,10 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
         "ALTER TABLE seats DROP COLUMN held_since",
         "DROP TABLE outbox_files",
         f"ALTER TABLE outbox ADD COLUMN image {blob}",
+        "DROP INDEX games_lobbies_by_host",  # migration 10
+        "DROP INDEX games_lobbies_by_age",
+        *(f"ALTER TABLE games DROP COLUMN {c}" for c in ("lobby_message", "computer_by", "computer_at")),
+        "ALTER TABLE outbox DROP COLUMN edits",
         "DELETE FROM schema_version WHERE version >= 8",
     )
     for undo in undone:

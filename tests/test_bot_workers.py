@@ -28,8 +28,11 @@ PROBE = 0.005
 async def _game_against_strong(svc: Context, channel: int, computers: int) -> int:
     host = PLAYERS[0]
     await svc_lobby.new_game(svc, host, channel=channel, players=computers + 1)
-    for _ in range(computers):
+    real = svc.clock
+    for k in range(computers):  # one request each, as if a few seconds apart
+        svc.clock = lambda k=k: real() + k * (svc_lobby.SAME_REQUEST + 1)  # type: ignore[misc]
         await svc_lobby.add_ai(svc, host, channel=channel, level="strong")
+    svc.clock = real
     row = await svc.storage.games.latest_game(channel)
     assert row is not None and row.status == "active"
     await svc_advance.advance(svc, row.id)

@@ -88,8 +88,8 @@ async def _play(fake: FakeDiscord, mover: FakeUser, move: str) -> InteractionRec
     [
         ("moves.Moves.commit_moves:before", False),
         ("moves.Moves.commit_moves:after", True),
-        ("outbox.Outbox.sent:before:2", True),  # the 1st is the start announcement
-        ("outbox.Outbox.sent:after:2", True),
+        ("outbox.Outbox.sent:before:4", True),  # the lobby's 2 edits (Join, Start), the start post, …
+        ("outbox.Outbox.sent:after:4", True),
     ],
     ids=["before-commit", "after-commit", "after-send", "after-marked-sent"],
 )
@@ -133,7 +133,7 @@ async def test_a_post_sent_before_a_kill_long_ago_is_found_in_the_channel_not_se
     fake, db = fake_discord, str(database)
     alice, bob = fake.user("alice"), fake.user("bob")
     first = await fake.spawn_bot(
-        {"CITTA_DB": db, "FAKE_CRASH_AT": f"{_storage(db)}.outbox.Outbox.sent:before:2"}
+        {"CITTA_DB": db, "FAKE_CRASH_AT": f"{_storage(db)}.outbox.Outbox.sent:before:4"}
     )
     await first.ready()
     mover, move = await _first_move(fake, await _open(fake, alice, bob))

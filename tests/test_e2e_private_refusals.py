@@ -87,17 +87,19 @@ async def test_no_command_refuses_in_public(fake_discord: FakeDiscord, database:
     fake.check()
 
 
-async def test_add_ai_answers_the_host_privately_and_posts_the_lobby_in_public(
+async def test_add_ai_answers_the_host_privately_and_edits_the_lobby_message(
     fake_discord: FakeDiscord, database: Path | str
 ) -> None:
     fake = fake_discord
     alice = fake.user("alice")
-    async with citta_bot(fake, database, seed=SEED):
-        await (await fake.slash(alice, "citta new")).wait_message()
+    async with citta_bot(fake, database, seed=SEED) as bot:
+        lobby = await (await fake.slash(alice, "citta new")).wait_message()
         rec = await fake.slash(alice, "citta add-ai", level="random")
         answer = await rec.wait_message()
         assert answer.ephemeral, answer.text
         assert answer.text == "🤖 Computer 1 (random) joins the lobby.", answer.text
-        posted = await fake.wait_for(lambda: next(iter(posts_after(fake, rec.id)), None))
-        assert "🤖 Computer 1 (random)" in posted.text and posted.custom_ids, posted.text
+        await fake.wait_for(lambda: "2. 🤖 Computer 1 (random)" in lobby.text)
+        assert lobby.custom_ids, "the lobby keeps its buttons"
+        await bot.deliverer.settle()
+        assert not posts_after(fake, rec.id), "the lobby's own message is edited: no new post"
     fake.check()

@@ -69,6 +69,8 @@ class CittaBot(commands.AutoShardedBot):
         workers: Workers | None = None,
         shard_count: int | None = None,
         shard_ids: Sequence[int] | None = None,
+        lobbies_per_member: int | None = 3,
+        lobby_days: int = 7,
         **options: Any,
     ) -> None:
         options.setdefault("intents", intents())
@@ -87,6 +89,10 @@ class CittaBot(commands.AutoShardedBot):
         self.sync_commands = sync_commands
         self.clock = clock
         self.workers: Workers = workers or ProcessWorkers()
+        self.lobbies_per_member = lobbies_per_member
+        """How many open lobbies one member may host in a server (None: no cap)."""
+        self.lobby_days = lobby_days
+        """After how many idle days a lobby is closed (`bot.service.stale`)."""
         self._service: Context | None = None
         self._deliverer: Deliverer | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -115,6 +121,8 @@ class CittaBot(commands.AutoShardedBot):
             clock=self.clock,
             workers=self.workers,
             shards=self.shard_scope,
+            lobby_limit=self.lobbies_per_member,
+            lobby_days=self.lobby_days,
         )
         await process.take_over(self._service)
         self._deliverer = Deliverer.of(self._service, DiscordSender(self))

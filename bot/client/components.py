@@ -3,7 +3,8 @@ service call, and its result as a reply.
 
 The private panel's steps edit the panel in place, through the press's own interaction (a panel
 older than an interaction token's 15 minutes keeps working); a step the game moved past is answered
-with a fresh panel that says so. Join, Leave and Start edit the lobby message in place.
+with a fresh panel that says so. Join, Leave and Start have the lobby message edited through the
+outbox (stored with the change).
 """
 
 from __future__ import annotations
@@ -24,10 +25,13 @@ LobbyChange = Callable[[Context, int, User], Awaitable[Outcome]]
 
 
 async def _lobby(press: Press, change: LobbyChange) -> None:
-    """Join, Leave, Start: the lobby message is edited in place (its text and buttons, no file)."""
+    """Join, Leave, Start: the change stored the edit of the lobby message, which the outbox
+    sends; when it could not (the message was not known: `bot.service.lobby`), its reply is the
+    lobby message, edited in place here (its text and buttons, no file)."""
     await press.update()
     outcome = await change(press.ctx, press.ref.game, press.user)
-    await press.edit(Message(outcome.reply.text, buttons=outcome.reply.buttons))
+    if outcome.reply.text:
+        await press.edit(Message(outcome.reply.text, buttons=outcome.reply.buttons))
     await announce(press.interaction, outcome)
 
 

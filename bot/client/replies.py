@@ -25,16 +25,19 @@ class Announcer(Protocol):
     async def announce(self, outcome: Outcome) -> str | None: ...
 
 
-async def answer(interaction: discord.Interaction[Any], msg: Message) -> None:
+async def answer(interaction: discord.Interaction[Any], msg: Message) -> int | None:
     """Answer ``interaction`` with ``msg``: its response, or the completion of its "thinking" defer,
-    or a followup once that is done."""
+    or a followup once that is done. The message's id, when Discord said it (None for a followup)."""
+    made: int | None = None
     if not interaction.response.is_done():
-        await interaction.response.send_message(ephemeral=msg.ephemeral, **message_kwargs(msg))
+        sent = await interaction.response.send_message(ephemeral=msg.ephemeral, **message_kwargs(msg))
+        made = sent.message_id
     elif thinking(interaction):
-        await interaction.edit_original_response(**edit_kwargs(msg))
+        made = (await interaction.edit_original_response(**edit_kwargs(msg))).id
     else:
         await interaction.followup.send(ephemeral=msg.ephemeral, **message_kwargs(msg))
     interaction.extras[ANSWERED] = True
+    return made
 
 
 def thinking(interaction: discord.Interaction[Any]) -> bool:

@@ -20,7 +20,7 @@ import aiohttp
 import discord
 
 from bot.client import components
-from bot.client.layout import message_kwargs, posted_text, text_of
+from bot.client.layout import edit_kwargs, message_kwargs, posted_text, text_of
 from bot.client.mentions import COMMANDS, unlink
 from bot.results import DirectMessage, Message
 from bot.service.delivery import SEND_OR_ATTACH, Blocked, Fault, Gone, Refused
@@ -77,6 +77,31 @@ class DiscordSender:
             except (aiohttp.ClientError, OSError) as e:  # OSError covers TimeoutError
                 raise Fault(_why(e)) from None
         raise AssertionError("unreachable")  # pragma: no cover
+
+    async def edit(self, channel: int, message_id: int, msg: Message) -> None:
+        """Edit the bot's message (the lobby's); refused as a post is, and a message deleted
+        meanwhile (10008 Unknown Message) is `Refused`: there is nothing left to edit."""
+        target = self.client.get_partial_messageable(channel).get_partial_message(message_id)
+        for unarchived in (False, True):
+            try:
+                await target.edit(**edit_kwargs(msg))
+                return
+            except discord.Forbidden as e:
+                if e.code == 50083 and not unarchived and await self._unarchive(channel):
+                    continue
+                if e.code in GONE:
+                    raise Gone(GONE[e.code]) from None
+                raise Blocked(self._missing(channel, msg)) from None
+            except discord.NotFound as e:
+                if e.code in GONE:
+                    raise Gone(GONE[e.code]) from None
+                raise Refused(f"{e.status} {e.code} {e.text}") from None
+            except discord.HTTPException as e:
+                if e.status >= 500 or e.status == 429:
+                    raise Fault(_why(e)) from None
+                raise Refused(f"{e.status} {e.code} {e.text}") from None
+            except (aiohttp.ClientError, OSError) as e:
+                raise Fault(_why(e)) from None
 
     async def find(self, channel: int, msg: Message, since: float) -> int | None:
         return await self._find(channel, posted_text(msg), since)

@@ -77,6 +77,14 @@ class Context:
     """Finished games whose replay is being drawn now (`bot.service.ending`)."""
     pruned_at: int = 0
     """When this process last forgot old sent announcements (`bot.service.tick`)."""
+    lobby_limit: int | None = 3
+    """How many open lobbies one member may host in a server (``CITTA_LOBBIES_PER_MEMBER``; None:
+    no cap)."""
+    lobby_days: int = 7
+    """After how many days without a join, a leave, a computer or a setting a lobby is closed, and
+    a closed lobby forgotten (``CITTA_LOBBY_DAYS``; `bot.service.stale`)."""
+    swept_at: int = 0
+    """When this process last closed and forgot stale lobbies (`bot.service.stale`)."""
 
     def __post_init__(self) -> None:
         self.claimant = Claimant.new(self.shards)

@@ -6,6 +6,9 @@ so that of several processes on one database only one sends it, and only the pos
 on this process's shards are looked at; a post claimed by a process that died is taken over when its
 claim expires (at once by a process started in its place).
 
+An entry may also be the edit of a message the bot made (`bot.results.Post.edits`: the lobby's
+message after a Join), sent in its channel's order like a post.
+
 The service stores every announcement with the change it announces; this task sends it: first the
 direct messages that go with it, then the channel post, each with a nonce Discord enforces. A post
 that was tried before (the bot may have died after Discord made it) is first looked for among the
@@ -106,6 +109,11 @@ class Sender(Protocol):
     async def send(self, channel: int, msg: Message, nonce: str) -> int:
         """Post ``msg`` in the channel with ``nonce``: the message's id. Raises `Blocked`, `Gone`,
         `Refused` or `Fault` (anything else is taken for a fault too)."""
+        ...
+
+    async def edit(self, channel: int, message_id: int, msg: Message) -> None:
+        """Replace the text and buttons of the bot's message ``message_id`` in the channel by
+        ``msg``'s. Raises as `send` does (a message deleted meanwhile: `Refused`)."""
         ...
 
     async def dm(self, dm: DirectMessage, nonce: str | None, tried: int | None) -> int:
@@ -341,7 +349,17 @@ class Deliverer:
 
     async def _post(self, row: OutboxRow, msg: Message) -> int:
         """Send the channel message (or find it, if an earlier try got through before a crash); its
-        id, -1 when Discord refused it for good."""
+        id, -1 when Discord refused it for good. An edit (``row.edits``) is made again as it is
+        (the same text twice is no harm): the edited message's id."""
+        if row.edits is not None:
+            await self.storage.outbox.trying(row.id, self.now())
+            try:
+                await self.sender.edit(row.channel, row.edits, msg)
+            except Refused as e:
+                log.error("Discord refused outbox %s (an edit of %s) for good: %s", row.id, row.edits, e)
+                await self.storage.outbox.failed(row.id, str(e))
+                return -1
+            return row.edits
         if row.tried_at is not None:
             found = await self.sender.find(row.channel, msg, since=row.tried_at)
             if found is not None:

@@ -27,6 +27,8 @@ async def resign(ctx: Context, user_id: int, *, channel: int) -> Outcome:
     if row.status == "lobby":
         left = await lobby.leave(ctx, row.id, User(user_id, ""))
         bye = Message(_("You left the lobby."), ephemeral=True)
+        if not left.reply.text:  # the lobby's message is edited through the outbox
+            return Outcome(bye, game=row.id)
         return await told(ctx, row, Outcome(bye, left.reply, game=row.id))
     row = await game_row(ctx, channel, None)
     async with ctx.game_lock(row.id):
@@ -81,7 +83,8 @@ async def abandon(ctx: Context, user_id: int, *, game_id: int, can_manage: bool)
     """Abandon the game (its host, or a member with Manage Server); the channel is told."""
     row = await game_row(ctx, None, game_id, active=False)
     _check_abandon(row, user_id, can_manage)
-    if not await ctx.storage.games.set_status(row.id, "abandoned", now=ctx.now()):
+    edit = lobby.view if row.status == "lobby" else None  # a lobby's message says it is closed
+    if not await ctx.storage.games.set_status(row.id, "abandoned", now=ctx.now(), view=edit):
         raise NoGame(_("That game is already finished."))
     log.info("game %s abandoned by user %s", row.id, user_id)
     with i18n.speaking(row.settings.language):  # the channel's

@@ -3,6 +3,16 @@
 Seats follow the join order (the host is seat 1); the engine draws the start player from
 the game's seed, so the seating gives nobody an advantage. A lobby with a player count
 starts by itself when it is full; otherwise the host presses Start (2–5 players).
+
+The lobby's message is the answer to ``/citta new``; its id is noted (`shown`), and from then on
+every change of the lobby (a Join, a Leave, a computer added, a setting, the start, its close) is
+stored with the edit of that message, in one transaction, and the outbox sends the edit: a bot
+stopped between the two leaves nothing stale. A change whose edit could not be stored (the
+message is not known: a lobby opened before, or a stop right after its answer) returns the lobby
+message as its reply, for the press to edit in place as before; otherwise the reply is empty.
+
+A member hosts at most `Context.lobby_limit` open lobbies in a server; lobbies nothing happened in
+for `Context.lobby_days` are closed by the clock (`bot.service.stale`).
 """
 
 from __future__ import annotations
@@ -19,7 +29,7 @@ from bot.service.computer import levels
 from bot.service.context import Context
 from bot.service.lookup import told
 from bot.storage.protocol import ChannelBusy
-from bot.storage.rows import GameRow, SeatRow
+from bot.storage.rows import GameRow, SeatRow, TooManyLobbies
 from engine import Game
 from i18n import N_, _, _n
 
@@ -27,6 +37,10 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 5
 NAME_LIMIT = 32
 SETUPS = {"beginner": N_("beginner setup"), "experienced": N_("experienced setup")}
 """The setups as the lobby and the start post name them."""
+SAME_REQUEST = 5
+"""Seconds within which a member's second ``/citta add-ai`` for the same lobby is the same request
+again (a double tap, a client's retry), measured with the context's clock: it adds nothing and is
+answered privately. A second computer is one more request a few seconds later."""
 
 
 def clean_name(name: str) -> str:
@@ -75,8 +89,20 @@ async def new_game(
     try:
         game_id = await ctx.storage.games.create_lobby(
             guild=guild, channel=channel, host=user.id, host_name=clean_name(user.name), setup=setup,
-            players_wanted=players, now=ctx.now(),
+            players_wanted=players, now=ctx.now(), limit=ctx.lobby_limit,
         )  # fmt: skip
+    except TooManyLobbies as e:
+        where = ", ".join(f"<#{c}>" for c in e.channels)
+        raise LobbyError(
+            _n(
+                "You already host {count} open lobby ({channels}), as many as one member may. "
+                "Start it, or close it with `/citta abandon` in its channel, to open a new one.",
+                "You already host {count} open lobbies ({channels}), as many as one member may. "
+                "Start one, or close one with `/citta abandon` in its channel, to open a new one.",
+                len(e.channels),
+                channels=where,
+            )
+        ) from None
     except ChannelBusy:
         raise LobbyError(
             _(
@@ -88,6 +114,28 @@ async def new_game(
     if row is not None and row.settings.language != i18n.choose(language):
         await ctx.storage.games.set_settings(game_id, replace(row.settings, language=i18n.choose(language)))
     return await lobby_message(ctx, game_id)
+
+
+async def shown(ctx: Context, channel: int, message_id: int) -> None:
+    """Note ``message_id`` as the message of the channel's lobby (the answer to ``/citta new``,
+    just sent): its changes edit it through the outbox from now on."""
+    row = await ctx.storage.games.open_game(channel)
+    if row is not None and row.status == "lobby" and row.lobby_message is None:
+        await ctx.storage.games.show_lobby(row.id, message_id)
+
+
+def view(row: GameRow, seats: list[SeatRow]) -> Message:
+    """The lobby's message as the lobby is (`bot.storage.protocol.LobbyView`), in the game's language."""
+    with i18n.speaking(row.settings.language):
+        return lobby_text(row, seats)
+
+
+async def _changed(ctx: Context, row: GameRow, outcome: Outcome) -> Outcome:
+    """The outcome of a lobby change, its reply empty when the change stored the edit of the
+    lobby's message (it was known), else the lobby message to edit in place."""
+    if row.lobby_message is not None:
+        return replace(outcome, reply=Message(""))
+    return replace(outcome, reply=await lobby_message(ctx, row.id))
 
 
 async def lobby_message(ctx: Context, game_id: int) -> Message:
@@ -131,7 +179,9 @@ async def join(ctx: Context, game_id: int, user: User) -> Outcome:
 async def _join(ctx: Context, game_id: int, user: User) -> Outcome:
     row = await _lobby_row(ctx, game_id, user.id)
     limit = row.players_wanted or MAX_PLAYERS
-    result = await ctx.storage.games.join_lobby(game_id, user.id, clean_name(user.name), limit, ctx.now())
+    result = await ctx.storage.games.join_lobby(
+        game_id, user.id, clean_name(user.name), limit, ctx.now(), view=view
+    )
     if result == "already":
         raise LobbyError(_("You are already in this game."))
     if result == "full":
@@ -144,7 +194,7 @@ async def _join(ctx: Context, game_id: int, user: User) -> Outcome:
     seats = await ctx.storage.games.seats(game_id)
     if row.players_wanted and len(seats) >= row.players_wanted:
         return await _start(ctx, row, seats, user.id)
-    return Outcome(reply=await lobby_message(ctx, game_id), game=game_id)
+    return await _changed(ctx, row, Outcome(reply=Message(""), game=game_id))
 
 
 async def leave(ctx: Context, game_id: int, user: User) -> Outcome:
@@ -154,13 +204,13 @@ async def leave(ctx: Context, game_id: int, user: User) -> Outcome:
 
 
 async def _leave(ctx: Context, game_id: int, user: User) -> Outcome:
-    await _lobby_row(ctx, game_id, user.id)
-    result, _host = await ctx.storage.games.leave_lobby(game_id, user.id, ctx.now())
+    row = await _lobby_row(ctx, game_id, user.id)
+    result, _host = await ctx.storage.games.leave_lobby(game_id, user.id, ctx.now(), view=view)
     if result == "not_in":
         raise LobbyError(_("You are not in this game."))
     if result == "closed":
         raise LobbyError(_("This lobby is closed: the game has started or was abandoned."))
-    return Outcome(reply=await lobby_message(ctx, game_id), game=game_id)
+    return await _changed(ctx, row, Outcome(reply=Message(""), game=game_id))
 
 
 async def add_ai(ctx: Context, user: User, *, channel: int, level: str = "basic") -> Outcome:
@@ -177,11 +227,24 @@ async def add_ai(ctx: Context, user: User, *, channel: int, level: str = "basic"
 
 
 async def _add_ai(ctx: Context, row: GameRow, user: User, level: str) -> Outcome:
+    """One computer player per request: a second request of the same member within
+    `SAME_REQUEST` seconds of their last computer is that request again. The storage checks both
+    the request and the seats in one transaction, so that two requests at once (here under the
+    game's lock, or from two processes) add one computer and never a seat beyond the limit."""
     row = await _lobby_row(ctx, row.id, user.id)
-    seats = await ctx.storage.games.seats(row.id)
-    k = 1 + sum(1 for s in seats if s.computer)
     limit = row.players_wanted or MAX_PLAYERS
-    result = await ctx.storage.games.join_lobby(row.id, -k, f"Computer {k}", limit, ctx.now(), ai_level=level)
+    now = ctx.now()
+    result, k = await ctx.storage.games.add_computer(
+        row.id, by=user.id, level=level, limit=limit, now=now, since=now - SAME_REQUEST, view=view
+    )
+    if result == "recent":
+        raise LobbyError(
+            _(
+                "Computer {number} was added a moment ago at your request; send `/citta add-ai` "
+                "again in a few seconds to add another.",
+                number=k,
+            )
+        )
     if result == "full":
         raise LobbyError(
             _n("The game is full ({count} player).", "The game is full ({count} players).", limit)
@@ -189,14 +252,15 @@ async def _add_ai(ctx: Context, row: GameRow, user: User, level: str) -> Outcome
     if result != "joined":
         raise LobbyError(_("This lobby is closed: the game has started or was abandoned."))
     seats = await ctx.storage.games.seats(row.id)
-    name, shown = f"Computer {k}", _(level)
+    name, shown_level = f"Computer {k}", _(level)
     if row.players_wanted and len(seats) >= row.players_wanted:
         started = await _start(ctx, row, seats, user.id)
-        begins = _("🤖 {name} ({level}) joins; the game begins.", name=name, level=shown)
+        begins = _("🤖 {name} ({level}) joins; the game begins.", name=name, level=shown_level)
         return replace(started, reply=Message(begins, ephemeral=True))
-    lobby = await lobby_message(ctx, row.id)
-    joined = _("🤖 {name} ({level}) joins the lobby.", name=name, level=shown)
-    return await told(ctx, row, Outcome(Message(joined, ephemeral=True), lobby, game=row.id))
+    joined = Message(_("🤖 {name} ({level}) joins the lobby.", name=name, level=shown_level), ephemeral=True)
+    if row.lobby_message is not None:  # its edit was stored with the computer
+        return Outcome(joined, game=row.id)
+    return await told(ctx, row, Outcome(joined, await lobby_message(ctx, row.id), game=row.id))
 
 
 async def start(ctx: Context, game_id: int, user: User) -> Outcome:
@@ -232,12 +296,12 @@ async def _start(ctx: Context, row: GameRow, seats: list[SeatRow], user_id: int)
     ids = await ctx.storage.games.start_game(
         row.id, users=[s.user_id for s in seats], seed=seed, record=game.record().model_dump(mode="json"),
         snapshot=game.snapshot(), highlight=lit, now=ctx.now(), clocks=fresh_clocks(ctx, row, game, seats),
-        posts=[Post(row.channel, outcome=outcome)],
+        posts=[Post(row.channel, outcome=outcome)], view=view,
     )  # fmt: skip
     if ids is None:
         await _lobby_row(ctx, row.id, user_id)  # it started meanwhile, or was closed: say so
         raise LobbyError(_("The players changed at that moment; look at the lobby again and press Start."))
-    return replace(outcome, reply=await lobby_message(ctx, row.id)).stored(ids)
+    return (await _changed(ctx, row, outcome)).stored(ids)
 
 
 def lobby_text(row: GameRow, seats: list[SeatRow]) -> Message:

@@ -14,6 +14,7 @@ from bot.results import Message, Outcome
 from bot.service import clock
 from bot.service.computer import levels
 from bot.service.context import Context
+from bot.service.lobby import view as lobby_view
 from bot.service.lookup import game_row, told
 from bot.storage.rows import POLICIES, GameSettings, Policy, Prefs, RemindBy
 from i18n import N_, _, _n
@@ -111,7 +112,10 @@ async def settings(
         vacation_days=s.vacation_days if vacation is None else vacation,
         language=s.language if language is None else i18n.choose(language),
     )
-    await ctx.storage.games.set_settings(row.id, new)
+    if row.status == "lobby":  # a lobby's activity; its message shows the language
+        await ctx.storage.games.set_settings(row.id, new, now=ctx.now(), view=lobby_view)
+    else:
+        await ctx.storage.games.set_settings(row.id, new)
     with i18n.speaking(new.language):  # the announcement is public: in the game's (new) language
         text = _("⚙️ <@{user}> changed the settings of game {game}:", user=user_id, game=row.id)
         text += "\n" + describe_settings(new)

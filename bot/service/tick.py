@@ -7,7 +7,9 @@ change it announces, and the outbox sends it. The steps, in order:
 1. `prune`: once an hour, forget the announcements sent more than `KEEP_SENT` ago;
 2. `clocks`: in the running games whose clocks this process claims (see `bot.storage.shards`), the
    deadline policies, the reminders and the stall notices (`bot.service.reminders`);
-3. `replays`: the replays of finished games that a stop interrupted (`bot.service.ending`).
+3. `replays`: the replays of finished games that a stop interrupted (`bot.service.ending`);
+4. `stale.sweep`: once an hour, close the lobbies left alone for days and forget closed ones
+   (`bot.service.stale`).
 
 When the database fails (`bot.errors.StorageUnavailable`) the tick stops where it is and raises it:
 what it did not do, the next tick does.
@@ -19,7 +21,7 @@ import logging
 
 from bot.errors import StorageUnavailable
 from bot.results import Post
-from bot.service import reminders
+from bot.service import reminders, stale
 from bot.service.context import Context
 from bot.service.ending import post_replay
 
@@ -35,6 +37,7 @@ async def tick(ctx: Context) -> list[Post]:
     await prune(ctx)
     posts = await clocks(ctx)
     await replays(ctx)
+    await stale.sweep(ctx)
     return posts
 
 

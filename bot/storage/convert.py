@@ -40,6 +40,7 @@ def game(row: Row) -> GameRow:
         snapshot=json.loads(row["snapshot"]) if row["snapshot"] else None,
         highlight=json.loads(row["highlight"]), created_at=row["created_at"],
         updated_at=row["updated_at"], settings=settings, paused=row["paused"], blocked=row["blocked"],
+        lobby_message=row["lobby_message"], computer_by=row["computer_by"], computer_at=row["computer_at"],
     )  # fmt: skip
 
 
@@ -96,7 +97,7 @@ def outbox(r: Row, image: bytes | None = None) -> OutboxRow:
         image=image, nonce=r["nonce"], dms_done=dms_done,
         state=r["state"], attempts=r["attempts"], tried_at=r["tried_at"], next_try=r["next_try"],
         message_id=r["message_id"], error=r["error"], created_at=r["created_at"],
-        claimed_by=r["claimed_by"], claimed_until=r["claimed_until"],
+        claimed_by=r["claimed_by"], claimed_until=r["claimed_until"], edits=r["edits"],
     )  # fmt: skip
 
 

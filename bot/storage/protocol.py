@@ -41,6 +41,7 @@ from bot.storage.rows import (
     Finished,
     GameRow,
     GameSettings,
+    LobbyView,
     MoveRow,
     OutboxRow,
     Placing,
@@ -93,41 +94,60 @@ class GamesProtocol(Protocol):
 
     async def create_lobby(
         self, *, guild: int | None, channel: int, host: int, host_name: str, setup: str,
-        players_wanted: int | None, now: int,
+        players_wanted: int | None, now: int, limit: int | None = None,
     ) -> int:  # fmt: skip
-        """A new lobby with its host in seat 0: its id. Raises `ChannelBusy` (storing nothing)
-        when the channel already has a lobby or a running game, also against a lobby being
-        created at the same moment."""
+        """A new lobby with its host in seat 0: its id. Raises (storing nothing) `ChannelBusy` when
+        the channel has a lobby or a running game, `TooManyLobbies` when the host has ``limit``
+        open lobbies in ``guild`` (None: no cap), also against ones being created at that moment."""
 
-    async def join_lobby(
-        self, game_id: int, user_id: int, name: str, limit: int, now: int, ai_level: str | None = None
-    ) -> str:
-        """Seat a user (or a computer player) in the next seat of a lobby: ``joined``,
-        ``already`` (seated before), ``full`` (``limit`` seats taken) or ``closed`` (not a
-        lobby). Joins to one lobby are applied one at a time."""
+    async def show_lobby(self, game_id: int, message_id: int) -> None:
+        """Note the lobby's message in its channel (the one its changes edit)."""
 
-    async def leave_lobby(self, game_id: int, user_id: int, now: int) -> tuple[str, int | None]:
-        """Unseat a user: ``left``, ``not_in`` or ``closed``, with the (new) host. The seats
-        that remain are numbered again from 0; an empty lobby (no human left) is abandoned; a
-        leaving host hands over to the next human."""
+    async def join_lobby(self, game_id: int, user_id: int, name: str, limit: int, now: int,
+                         ai_level: str | None = None, view: LobbyView | None = None) -> str:  # fmt: skip
+        """Seat a user (or a computer) in a lobby's next seat, with ``view``'s edit: ``joined``,
+        ``already``, ``full`` (``limit`` seats taken) or ``closed``. One join at a time per lobby."""
+
+    async def add_computer(self, game_id: int, *, by: int, level: str, limit: int, now: int, since: int,
+                           view: LobbyView | None = None) -> tuple[str, int]:  # fmt: skip
+        """Seat computer ``k`` (user ``-k``, ``Computer k``: one more than the lobby has) for ``by``, with
+        ``view``'s edit: ``joined``, ``recent`` (``by`` added computer ``k`` at ``since`` or later:
+        nothing added), ``full`` or ``closed``; and ``k``. One at a time, also from two processes."""
+
+    async def leave_lobby(self, game_id: int, user_id: int, now: int,
+                          view: LobbyView | None = None) -> tuple[str, int | None]:  # fmt: skip
+        """Unseat a user (with ``view``'s edit): ``left``, ``not_in`` or ``closed``, with the (new)
+        host. The seats left are numbered from 0; a lobby with no human left is abandoned."""
 
     async def start_game(
         self, game_id: int, *, users: list[int], seed: int, record: dict[str, Any],
         snapshot: dict[str, Any], highlight: list[str], now: int, clocks: list[Clock] | None = None,
-        posts: Sequence[Post] = (),
+        posts: Sequence[Post] = (), view: LobbyView | None = None,
     ) -> list[int] | None:  # fmt: skip
-        """Turn a lobby into a running game at version 0 with its clocks and announcement
-        ``posts``, in one transaction: the posts' outbox ids. None, changing nothing, when it is
-        no longer a lobby (started or closed meanwhile) or its members are no longer ``users``
-        (user ids in seat order): of several starts at once, exactly one succeeds."""
+        """Turn a lobby into a running game at version 0 with its clocks, ``view``'s edit and the
+        announcement ``posts``, in one transaction: their outbox ids. None, changing nothing, when
+        it is no longer a lobby or its members are no longer ``users`` (in seat order): of several
+        starts at once, exactly one succeeds."""
 
-    async def set_status(
-        self, game_id: int, status: str, *, now: int, only_if: tuple[str, ...] = OPEN
-    ) -> bool:
-        """Change a game's status if it is one of ``only_if``; False (and no change) otherwise."""
+    async def set_status(self, game_id: int, status: str, *, now: int, only_if: tuple[str, ...] = OPEN,
+                         view: LobbyView | None = None) -> bool:  # fmt: skip
+        """Change a game's status if it is one of ``only_if`` (with ``view``'s edit of a lobby's
+        message); False (and no change) otherwise."""
 
-    async def set_settings(self, game_id: int, settings: GameSettings) -> None:
-        """Store a game's settings (`/citta settings`)."""
+    async def set_settings(self, game_id: int, settings: GameSettings, *, now: int | None = None,
+                           view: LobbyView | None = None) -> None:  # fmt: skip
+        """Store a game's settings; with ``now``, in a lobby: its activity, and ``view``'s edit."""
+
+    async def stale_lobbies(self, before: int, shards: Shards | None = None) -> list[int]:
+        """The lobbies (of ``shards``) with no join, leave, computer or setting since ``before``."""
+
+    async def close_lobby(self, game_id: int, *, before: int, now: int,
+                          view: LobbyView | None = None) -> bool:  # fmt: skip
+        """Abandon a lobby still stale since ``before`` (its activity kept), with ``view``'s edit."""
+
+    async def prune_lobbies(self, before: int, shards: Shards | None = None) -> int:
+        """Delete the lobbies (of ``shards``) closed without a start, last active before ``before``,
+        with nothing left to send (their seats and posts too): how many. Never a started game."""
 
     async def set_blocked(self, game_id: int, missing: str | None) -> bool:
         """Remember which permissions the table was told are missing; False if it was told already."""

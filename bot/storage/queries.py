@@ -39,6 +39,23 @@ NO_SEATS = "DELETE FROM seats WHERE game = $1"
 TOUCH = "UPDATE games SET updated_at = $1 WHERE id = $2"
 LEFT = "UPDATE games SET host = COALESCE($1, host), status = $2, updated_at = $3 WHERE id = $4"
 """A lobby after a member left: its (new) host and status."""
+HOSTED = (
+    "SELECT channel FROM games WHERE status = 'lobby' AND COALESCE(guild, 0) = $1 AND host = $2 ORDER BY id"
+)
+"""The channels of a member's open lobbies in a server (the cap per member: `create_lobby`)."""
+SHOWN = "UPDATE games SET lobby_message = $1 WHERE id = $2"
+COMPUTER = "UPDATE games SET computer_by = $1, computer_at = $2, updated_at = $3 WHERE id = $4"
+"""Who added the lobby's last computer player, and when (`add_computer`)."""
+STALE = "status = 'lobby' AND updated_at < $1"
+"""Lobbies nothing happened in since ``$1`` (no join, leave, computer, setting)."""
+CLOSE = f"UPDATE games SET status = 'abandoned' WHERE id = $1 AND {STALE.replace('$1', '$2')}"
+"""A stale lobby closed; its ``updated_at`` stays its last activity, so that it is forgotten as
+soon as its message is edited (`PRUNED`)."""
+PRUNED = (
+    "status = 'abandoned' AND seed IS NULL AND updated_at < $1 AND NOT EXISTS "
+    "(SELECT 1 FROM outbox o WHERE o.game = games.id AND o.state = 'pending')"
+)
+"""Lobbies closed (never started) with nothing since ``$1`` and nothing left to send: forgotten."""
 START = (
     "UPDATE games SET status = 'active', seed = $1, record = $2, snapshot = $3, version = 0, "
     "highlight = $4, updated_at = $5 WHERE id = $6 AND status = 'lobby'"

@@ -3,10 +3,14 @@ the outbox, and the history (placings, ratings, standings, finished games)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from engine.words import Words, told
+
+if TYPE_CHECKING:
+    from bot.results import Message
 
 Policy = Literal["wait", "computer", "skip"]
 BoardEvery = Literal["move", "round"]
@@ -57,6 +61,13 @@ class GameRow:
     """Why the game cannot go on in its channel (deleted, a locked thread); None: it can."""
     blocked: str | None = None
     """The permissions the bot lacks in the channel, once the table was told; None: none."""
+    lobby_message: int | None = None
+    """The lobby's message in its channel (the answer to ``/citta new``), which the outbox edits as
+    the lobby changes; None: not known (its buttons' presses then edit it)."""
+    computer_by: int | None = None
+    """Who added the lobby's last computer player (`bot.service.lobby.SAME_REQUEST`) …"""
+    computer_at: int | None = None
+    """… and when."""
 
 
 @dataclass(frozen=True)
@@ -196,6 +207,9 @@ class OutboxRow:
     """The process sending it now (see `bot.storage.shards`), until ``claimed_until``; once it
     is sent, the one that sent it."""
     claimed_until: int = 0
+    edits: int | None = None
+    """The message this entry edits (its text and buttons replaced by the payload's); None: a
+    new post."""
 
     def free_at(self, owner: str) -> int:
         """When ``owner`` may claim it: once it is due and no other process holds it."""
@@ -282,3 +296,16 @@ class Finished:
     message_id: int | None
     """The Discord message of the game's final move (None until it is sent)."""
     places: list[Placing]
+
+
+class TooManyLobbies(Exception):
+    """The member hosts as many open lobbies in the server as one may: in ``channels``."""
+
+    def __init__(self, channels: list[int]) -> None:
+        super().__init__(channels)
+        self.channels = channels
+
+
+LobbyView = Callable[[GameRow, list[SeatRow]], "Message"]
+"""The lobby's message as its game and seats show it (`bot.service.lobby.view`): a lobby change given
+one stores with it the edit of the lobby's message (when known: `GameRow.lobby_message`)."""

@@ -54,18 +54,18 @@ async def new(
     language: str | None = None,
 ) -> None:
     chosen = game_language(language, str(interaction.guild_locale or ""), str(interaction.locale))
-    await answer(
-        interaction,
-        await lobby.new_game(
-            ctx(interaction),
-            user(interaction),
-            channel=channel(interaction),
-            guild=interaction.guild_id,
-            setup=setup,
-            players=players,
-            language=chosen,
-        ),
+    opened = await lobby.new_game(
+        ctx(interaction),
+        user(interaction),
+        channel=channel(interaction),
+        guild=interaction.guild_id,
+        setup=setup,
+        players=players,
+        language=chosen,
     )
+    message_id = await answer(interaction, opened)
+    if message_id is not None:  # the lobby's changes edit it from now on
+        await lobby.shown(ctx(interaction), channel(interaction), message_id)
 
 
 @citta.command(description=_("Make your move (the list shows your legal moves; type to narrow it)"))

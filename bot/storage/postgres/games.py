@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncpg
 
@@ -19,9 +19,30 @@ from bot.storage.postgres.clocks import sync_clocks
 from bot.storage.postgres.outbox import store_posts
 from bot.storage.protocol import OPEN, ChannelBusy
 from bot.storage.queries import fresh_nonce
-from bot.storage.rows import Clock, GameRow, GameSettings, SeatRow
+from bot.storage.rows import Clock, GameRow, GameSettings, LobbyView, SeatRow, TooManyLobbies
 from bot.storage.shards import Shards, postgres_params
 from bot.storage.shards import postgres_on_shards as on_shards
+
+if TYPE_CHECKING:
+    from bot.storage.postgres.base import Connection
+
+HOST_LOCK = 0x4C4F4249
+"""The first key of the advisory lock on a member's lobbies in a server (``LOBI``; the second: a
+hash of the server and member), held while a lobby of theirs is created: two ``/citta new`` at
+once cannot both pass the cap. The outbox's per-channel locks use the one-bigint key space."""
+
+
+async def lobby_edit(conn: Connection, game_id: int, view: LobbyView | None, now: int) -> list[int]:
+    """Store the edit of the lobby's message to what the lobby now is (inside the caller's
+    transaction): its outbox ids ([]: no ``view``, or the message is not known)."""
+    if view is None:
+        return []
+    row = await conn.fetchrow(queries.GAME, game_id)
+    if row is None or row["lobby_message"] is None:
+        return []
+    game, seats = convert.game(row), await conn.fetch(queries.SEATS, game_id)
+    post = Post(game.channel, view(game, [convert.seat(r) for r in seats]), edits=game.lobby_message)
+    return await store_posts(conn, game_id, [post], now)
 
 
 class Games(Part):
@@ -79,11 +100,19 @@ class Games(Part):
 
     async def create_lobby(
         self, *, guild: int | None, channel: int, host: int, host_name: str, setup: str,
-        players_wanted: int | None, now: int,
+        players_wanted: int | None, now: int, limit: int | None = None,
     ) -> int:  # fmt: skip
-        """A new lobby with its host seated; ChannelBusy when the channel has an open game."""
+        """A new lobby with its host seated; ChannelBusy when the channel has an open game,
+        TooManyLobbies when the host has ``limit`` open lobbies in the server."""
         try:
             async with self.db.transaction() as conn:
+                if limit is not None:
+                    await conn.execute(
+                        "SELECT pg_advisory_xact_lock($1::int, hashtext($2))", HOST_LOCK, f"{guild}:{host}"
+                    )
+                    hosted = await conn.fetch(queries.HOSTED, guild or 0, host)
+                    if len(hosted) >= limit:
+                        raise TooManyLobbies([r["channel"] for r in hosted])
                 game_id: int = await conn.fetchval(
                     "INSERT INTO games (guild, channel, host, status, setup, players_wanted, created_at, "
                     "updated_at) VALUES ($1, $2, $3, 'lobby', $4, $5, $6, $6) RETURNING id",
@@ -94,9 +123,13 @@ class Games(Part):
             raise ChannelBusy(channel) from None
         return game_id
 
+    async def show_lobby(self, game_id: int, message_id: int) -> None:
+        await self.db.execute(queries.SHOWN, message_id, game_id)
+
     async def join_lobby(
-        self, game_id: int, user_id: int, name: str, limit: int, now: int, ai_level: str | None = None
-    ) -> str:
+        self, game_id: int, user_id: int, name: str, limit: int, now: int, ai_level: str | None = None,
+        view: LobbyView | None = None,
+    ) -> str:  # fmt: skip
         """Seat a user (or a computer player) in a lobby: ``joined``, ``already``, ``full`` or ``closed``."""
         async with self.db.transaction() as conn:
             if await lock_game(conn, game_id) != "lobby":
@@ -109,9 +142,34 @@ class Games(Part):
             seat = max((r["seat"] for r in rows), default=-1) + 1
             await conn.execute(queries.NEW_SEAT, game_id, seat, user_id, name, ai_level)
             await conn.execute(queries.TOUCH, now, game_id)
-            return "joined"
+            ids = await lobby_edit(conn, game_id, view, now)
+        self.db.woken(ids)
+        return "joined"
 
-    async def leave_lobby(self, game_id: int, user_id: int, now: int) -> tuple[str, int | None]:
+    async def add_computer(
+        self, game_id: int, *, by: int, level: str, limit: int, now: int, since: int,
+        view: LobbyView | None = None,
+    ) -> tuple[str, int]:  # fmt: skip
+        """Seat the next computer player at ``by``'s request (see the protocol), the game's row locked."""
+        async with self.db.transaction() as conn:
+            game = await conn.fetchrow("SELECT * FROM games WHERE id = $1 FOR UPDATE", game_id)
+            rows = await conn.fetch(queries.MEMBERS, game_id)
+            k = sum(1 for r in rows if r["ai_level"] is not None)
+            if game is None or game["status"] != "lobby":
+                return "closed", k
+            if game["computer_by"] == by and (game["computer_at"] or 0) >= since and k:
+                return "recent", k
+            if len(rows) >= limit:
+                return "full", k
+            await conn.execute(queries.NEW_SEAT, game_id, len(rows), -(k + 1), f"Computer {k + 1}", level)
+            await conn.execute(queries.COMPUTER, by, now, now, game_id)
+            ids = await lobby_edit(conn, game_id, view, now)
+        self.db.woken(ids)
+        return "joined", k + 1
+
+    async def leave_lobby(
+        self, game_id: int, user_id: int, now: int, view: LobbyView | None = None
+    ) -> tuple[str, int | None]:
         """Unseat a user: ``left``, ``not_in`` or ``closed``, with the (new) host; an empty
         lobby is abandoned, a leaving host hands over to the next member."""
         async with self.db.transaction() as conn:
@@ -132,16 +190,18 @@ class Games(Part):
             host = game["host"] if game["host"] != user_id else (humans[0] if humans else None)
             status = "lobby" if humans else "abandoned"
             await conn.execute(queries.LEFT, host, status, now, game_id)
-            return "left", host
+            ids = await lobby_edit(conn, game_id, view, now)
+        self.db.woken(ids)
+        return "left", host
 
     async def start_game(
         self, game_id: int, *, users: list[int], seed: int, record: dict[str, Any],
         snapshot: dict[str, Any], highlight: list[str], now: int, clocks: list[Clock] | None = None,
-        posts: Sequence[Post] = (),
+        posts: Sequence[Post] = (), view: LobbyView | None = None,
     ) -> list[int] | None:  # fmt: skip
-        """Turn a lobby into a running game and store its announcement ``posts``: their outbox
-        ids, or None when it is no longer a lobby or its members are no longer ``users`` (in
-        seat order)."""
+        """Turn a lobby into a running game and store the edit of its message and its
+        announcement ``posts``: their outbox ids, or None when it is no longer a lobby or its
+        members are no longer ``users`` (in seat order)."""
         async with self.db.transaction() as conn:
             if await lock_game(conn, game_id) != "lobby":
                 return None
@@ -156,28 +216,63 @@ class Games(Part):
                 return None
             if clocks:
                 await sync_clocks(conn, game_id, clocks, ())
-            ids = await store_posts(conn, game_id, posts, now, version=0)
+            ids = await lobby_edit(conn, game_id, view, now)
+            ids += await store_posts(conn, game_id, posts, now, version=0)
         self.db.woken(ids)
         return ids
 
     async def set_status(
-        self, game_id: int, status: str, *, now: int, only_if: tuple[str, ...] = OPEN
-    ) -> bool:
-        """Change a game's status if it is one of ``only_if``; False otherwise."""
-        changed = await self.db.execute(
-            "UPDATE games SET status = $1, updated_at = $2 WHERE id = $3 AND status = ANY($4::text[])",
-            status, now, game_id, list(only_if),
-        )  # fmt: skip
-        return changed == 1
+        self, game_id: int, status: str, *, now: int, only_if: tuple[str, ...] = OPEN,
+        view: LobbyView | None = None,
+    ) -> bool:  # fmt: skip
+        """Change a game's status if it is one of ``only_if`` (with the edit of a lobby's
+        message); False otherwise."""
+        async with self.db.transaction() as conn:
+            changed = affected(await conn.execute(
+                "UPDATE games SET status = $1, updated_at = $2 WHERE id = $3 AND status = ANY($4::text[])",
+                status, now, game_id, list(only_if),
+            )) == 1  # fmt: skip
+            ids = await lobby_edit(conn, game_id, view, now) if changed else []
+        self.db.woken(ids)
+        return changed
 
-    # --- moves ----------------------------------------------------------------------
-
-    async def set_settings(self, game_id: int, settings: GameSettings) -> None:
+    async def set_settings(
+        self, game_id: int, settings: GameSettings, *, now: int | None = None, view: LobbyView | None = None
+    ) -> None:
         values = asdict(settings)
         assignments = ", ".join(f"{c} = ${i}" for i, c in enumerate(SETTING_COLUMNS, 2))
-        await self.db.execute(
-            f"UPDATE games SET {assignments} WHERE id = $1", game_id, *(values[c] for c in SETTING_COLUMNS)
-        )
+        async with self.db.transaction() as conn:
+            values_in_order = (values[c] for c in SETTING_COLUMNS)
+            await conn.execute(f"UPDATE games SET {assignments} WHERE id = $1", game_id, *values_in_order)
+            if now is not None:
+                await conn.execute(queries.TOUCH, now, game_id)
+            ids = [] if now is None else await lobby_edit(conn, game_id, view, now)
+        self.db.woken(ids)
+
+    # --- stale lobbies ----------------------------------------------------------------
+
+    async def stale_lobbies(self, before: int, shards: Shards | None = None) -> list[int]:
+        rows = await self.db.all(
+            f"SELECT id FROM games WHERE {queries.STALE} AND {on_shards('guild', 2)} ORDER BY id",
+            before, *postgres_params(shards),
+        )  # fmt: skip
+        return [r["id"] for r in rows]
+
+    async def close_lobby(
+        self, game_id: int, *, before: int, now: int, view: LobbyView | None = None
+    ) -> bool:
+        async with self.db.transaction() as conn:
+            changed = affected(await conn.execute(queries.CLOSE, game_id, before)) == 1
+            ids = await lobby_edit(conn, game_id, view, now) if changed else []
+        self.db.woken(ids)
+        return changed
+
+    async def prune_lobbies(self, before: int, shards: Shards | None = None) -> int:
+        """Forget the lobbies closed long ago (their seats and posts go with them: ON DELETE CASCADE)."""
+        return await self.db.execute(
+            f"DELETE FROM games WHERE {queries.PRUNED} AND {on_shards('guild', 2)}",
+            before, *postgres_params(shards),
+        )  # fmt: skip
 
     async def set_blocked(self, game_id: int, missing: str | None) -> bool:
         """Remember which permissions the table was told are missing; False if it was told already."""

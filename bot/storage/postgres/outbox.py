@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
 _NEW_ID = "SELECT nextval(pg_get_serial_sequence('outbox', 'id')) AS id"
 _ROW = (
-    "INSERT INTO outbox (id, game, channel, version, payload, nonce, created_at) "
-    "SELECT id, $1, $2, $3, $4, $5 || '.' || to_hex(id), $6 FROM new RETURNING id"
+    "INSERT INTO outbox (id, game, channel, version, payload, nonce, created_at, edits) "
+    "SELECT id, $1, $2, $3, $4, $5 || '.' || to_hex(id), $6, $7 FROM new RETURNING id"
 )
 INSERT = f"WITH new AS ({_NEW_ID}) {_ROW}"
 """A post's row, its id drawn from the sequence in the same statement."""
@@ -65,7 +65,7 @@ async def store_posts(
         # (after the lock of the channel when there is one channel: one round trip less).
         outbox_id: int = await conn.fetchval(
             INSERT_LOCKED if k == 0 and len(channels) == 1 else INSERT,
-            game, post.channel, version, payload, secrets.token_hex(NONCE_BYTES), now,
+            game, post.channel, version, payload, secrets.token_hex(NONCE_BYTES), now, post.edits,
         )  # fmt: skip
         if image is not None:
             await conn.execute(queries.NEW_FILE, outbox_id, image)

@@ -37,9 +37,9 @@ async def store_posts(
     for post in posts:
         payload, image = envelope.dump(post)
         cur = await conn.execute(
-            "INSERT INTO outbox (game, channel, version, payload, nonce, created_at) "
-            "VALUES (?, ?, ?, ?, '', ?)",
-            (game, post.channel, version, payload, now),
+            "INSERT INTO outbox (game, channel, version, payload, nonce, created_at, edits) "
+            "VALUES (?, ?, ?, ?, '', ?, ?)",
+            (game, post.channel, version, payload, now, post.edits),
         )
         assert cur.lastrowid is not None
         await conn.execute(
