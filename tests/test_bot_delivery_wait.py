@@ -8,7 +8,8 @@ import asyncio
 from typing import Any
 
 from bot.client.sender import DiscordSender
-from bot.service.delivery import Deliverer, Delivery
+from bot.service.delivery import Deliverer
+from bot.service.posting import Delivery
 
 
 def deliverer() -> Deliverer:

@@ -257,8 +257,7 @@ async def test_a_private_request_whose_worker_dies_is_tried_once_more() -> None:
 
 SCRIPT = """
 import asyncio, os, sys
-from bot.service import workers as workers_module
-from bot.service.workers import ASIDE_NICENESS, ProcessWorkers
+from bot.service.workers import ProcessWorkers
 
 async def main():
     workers = ProcessWorkers(2)

@@ -23,7 +23,7 @@ from bot.client import components
 from bot.client.layout import edit_kwargs, message_kwargs, posted_text, text_of
 from bot.client.mentions import COMMANDS, unlink
 from bot.results import DirectMessage, Message
-from bot.service.delivery import SEND_OR_ATTACH, Blocked, Fault, Gone, Refused
+from bot.service.posting import SEND_OR_ATTACH, Blocked, Fault, Gone, Refused
 from i18n import N_
 
 log = logging.getLogger(__name__)

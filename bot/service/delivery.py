@@ -41,19 +41,20 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
-from typing import Literal, Protocol
+from dataclasses import replace
+from typing import Literal
 
 import i18n
 from bot.errors import StorageUnavailable
 from bot.results import DirectMessage, Message, Outcome
 from bot.service.context import Context
 from bot.service.drawings import Drawings
+from bot.service.posting import Blocked, Delivery, Fault, Gone, Refused, Sender
 from bot.storage import envelope
 from bot.storage.protocol import MISSING, StorageProtocol
 from bot.storage.rows import OutboxRow
 from bot.storage.shards import Claimant, Shards
-from i18n import N_, _
+from i18n import _
 
 log = logging.getLogger(__name__)
 
@@ -63,65 +64,6 @@ MAX_BACKOFF = 300
 BLOCKED_RETRY = 60
 NONCE_LIMIT = 25
 """Discord's limit on a nonce's length."""
-SEND_OR_ATTACH = N_("Send Messages or Attach Files")
-"""The permissions named when the sender cannot tell which one is missing."""
-
-
-@dataclass(frozen=True)
-class Delivery:
-    """What became of one announcement so far."""
-
-    state: str
-    """``sent``, ``pending`` (waiting or being retried), ``held`` (channel gone) or ``failed``."""
-    missing: str | None = None
-    """The permissions the bot lacks in the channel, when that is why it waits."""
-    error: str | None = None
-
-
-class Blocked(Exception):
-    """The bot may not post (or attach) in the channel: ``missing`` names the permissions, in
-    Discord's English words joined by `` and ``."""
-
-    def __init__(self, missing: str) -> None:
-        super().__init__(missing)
-        self.missing = missing
-
-
-class Gone(Exception):
-    """The channel is gone for good (the reason, in English: it is stored)."""
-
-
-class Refused(Exception):
-    """Discord refused the post for good (a malformed request): passed over."""
-
-
-class Fault(Exception):
-    """A fault worth another try, later (the network, an outage): what happened, as it is logged."""
-
-
-class Sender(Protocol):
-    """What the delivery asks of Discord (`bot.client.sender.DiscordSender`)."""
-
-    async def find(self, channel: int, msg: Message, since: float) -> int | None:
-        """The bot's message ``msg`` among the channel's messages since ``since`` (epoch seconds): its id."""
-        ...
-
-    async def send(self, channel: int, msg: Message, nonce: str) -> int:
-        """Post ``msg`` in the channel with ``nonce``: the message's id. Raises `Blocked`, `Gone`,
-        `Refused` or `Fault` (anything else is taken for a fault too)."""
-        ...
-
-    async def edit(self, channel: int, message_id: int, msg: Message) -> None:
-        """Replace the text and buttons of the bot's message ``message_id`` in the channel by
-        ``msg``'s. Raises as `send` does (a message deleted meanwhile: `Refused`)."""
-        ...
-
-    async def dm(self, dm: DirectMessage, nonce: str | None, tried: int | None) -> int:
-        """Send a direct message (unless a try at ``tried`` got through): its message id, or 0 when it
-        cannot be delivered (DMs closed …)."""
-        ...
-
-
 Went = Literal["wait", "next", "last"]
 """What a delivered post leaves its lane: ``wait`` (it must wait: a retry, a permission, a paused
 game), ``next`` (go on with the channel's next post), ``last`` (sent, and no other post of its

@@ -9,8 +9,7 @@ The contract, common to both:
 - **One change at a time per game.** A change to a running game is stored only if the game is
   still at the version it was based on (`moves.commit_moves`, `games.start_game`): of two
   commits based on the same version exactly one is stored, the other changes nothing and gets
-  None, also when they come from two processes at once. A lobby's seats change one request at a
-  time.
+  None, also from two processes at once. A lobby's seats change one request at a time.
 - **Announcements with their change.** The posts passed with a change are stored in the same
   transaction (the outbox) and get increasing ids; within one channel the ids follow the order
   in which the transactions were committed, so a channel's posts are sent in id order and a
