@@ -12,7 +12,8 @@ full board, the panel — Mallory sends it as fast as a client lets one member s
 every `TAP` seconds (autocomplete: one at every key, `KEY`). Meanwhile, in the main channel, the
 player to move plays a move (timed from ``/citta play`` to its post with its pictures in the
 channel), then a spectator asks ``/citta status`` and ``/citta board`` (the board of the new
-position: drawn, not kept), `--rounds` times. The same rounds run first without a flood (the baseline).
+position: drawn, not kept), `--rounds` times, a round every `ROUND` seconds (or as soon as
+the last one is done). The same rounds run first without a flood (the baseline).
 
 The table gives p50 and p95 of each in ms, with the flood and without, and the flood's p95 over
 the baseline's (the target: at most 2× for each); then what Mallory's requests got back.
@@ -54,6 +55,9 @@ TYPED = "c " * 2999 + "q"
 """What the autocomplete flood types: the 6,000 characters Discord lets a client send."""
 SPECTATORS = tuple(f"spectator{k}" for k in range(24))
 """Members who look at the main game, one after the other."""
+ROUND = 0.5
+"""Seconds from the start of one round of probes to the next (at least): a flood lasts as long
+as its rounds, `--rounds` × this."""
 WARM_UP = 3
 """Rounds of probes run first and not counted (the workers' first pictures are slower)."""
 WAIT = 60.0
@@ -160,7 +164,10 @@ async def rounds(fake: FakeDiscord, count: int) -> dict[str, list[float]]:
     member asking for the board of every new position, seconds apart, would meet its limit)."""
     alice, bob = fake.user("alice"), fake.user("bob")
     times: dict[str, list[float]] = {"move's post": [], "status": [], "board": []}
+    loop = asyncio.get_running_loop()
+    start = loop.time()
     for k in range(count):
+        await asyncio.sleep(max(0.0, start + k * ROUND - loop.time()))
         viewer = fake.user(SPECTATORS[k % len(SPECTATORS)])
         user, move = await to_move(fake, [alice, bob])
         times["move's post"].append(await timed(move_post(fake, user, move)))
@@ -268,7 +275,7 @@ def report(results: dict[str, dict[str, list[float]]], answers: dict[str, Counte
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=12, help="probe rounds per flood (default 12)")
+    parser.add_argument("--rounds", type=int, default=40, help="probe rounds per flood (default 40)")
     parser.add_argument("--workers", type=int, default=usable_cpus(), help="the bot's worker processes")
     return parser.parse_args(argv)
 

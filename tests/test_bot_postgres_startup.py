@@ -59,6 +59,21 @@ async def test_a_postgresql_database_it_cannot_use_is_one_line_and_exit_2(
     assert "does not exist" in line and PASSWORD not in line and TOKEN not in line
 
 
+async def test_a_database_url_that_does_not_parse_is_one_line_without_the_password_and_exit_2(
+    tmp_path: Path,
+) -> None:
+    """A generated password with ``/``, ``?`` or ``#`` breaks the URL: the process says so in one line
+    that shows nothing between ``://`` and ``@`` and tells how to write such a password."""
+    password = "Zq3/xK9?u#Tv"
+    url = f"postgresql://citta:{password}@db.example:5432/citta"
+    async with fake_discord() as fake, launch(fake.http_url, tmp_path, CITTA_DB=url) as bot:
+        code = await bot.finish(timeout=30)
+    assert code == 2 and fake.requests == []
+    [line] = bot.lines
+    assert line.startswith("citta-bot: ") and "percent-encoded" in line, line
+    assert not [p for p in ("Zq3", "xK9", "u#Tv", "citta:") if p in line], line
+
+
 def test_citta_db_may_be_a_postgresql_url() -> None:
     url = f"postgresql://citta:{PASSWORD}@db.internal:5432/citta"
     s = load_settings({"DISCORD_TOKEN": "t", "CITTA_DB": url}, env_file=None)
