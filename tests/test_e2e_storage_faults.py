@@ -40,8 +40,8 @@ def own_postgres() -> Iterator[PgServer]:
 
 
 UNREACHABLE = (
-    "⚠️ I cannot reach my database at the moment, so that was not done: no move was made and "
-    "nothing changed. Please try again in a moment."
+    "⚠️ I cannot reach my database at the moment, so I could not finish that. Nothing is stored "
+    "half-way: please try again in a moment (a move already made is never made twice)."
 )
 FULL = (
     "⚠️ That could not be saved: the bot's storage is full. Nothing was done and nothing "

@@ -91,18 +91,20 @@ async def fail(
 
 
 def storage_fault(error: StorageUnavailable) -> str:
-    """What the user whose request met a storage fault is told (in the current language). Nothing
-    of the request was stored (each change is one transaction), so it can simply be asked again:
+    """What the user whose request met a storage fault is told (in the current language). Each
+    change is one transaction, stored whole or not at all, so the request can simply be asked again:
     in a moment when the database was out of reach; after the bot's host made room when it is full
-    (the user cannot do that, the host may not know)."""
+    (the user cannot do that, the host may not know). A full storage refuses the change itself; the
+    database may also go out of reach just after a move was stored (while the answer is read), so
+    that word does not say the move was not made: asked again, a move made is refused as made."""
     if isinstance(error, StorageFull):
         return _(
             "⚠️ That could not be saved: the bot's storage is full. Nothing was done and nothing "
             "changed (no move was made). Please tell whoever hosts this bot."
         )
     return _(
-        "⚠️ I cannot reach my database at the moment, so that was not done: no move was made and "
-        "nothing changed. Please try again in a moment."
+        "⚠️ I cannot reach my database at the moment, so I could not finish that. Nothing is stored "
+        "half-way: please try again in a moment (a move already made is never made twice)."
     )
 
 
