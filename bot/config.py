@@ -16,7 +16,8 @@ import os
 import re
 import sqlite3
 import sys
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -183,18 +184,21 @@ def parse_shard_ids(text: str, count: int) -> tuple[int, ...]:
     return tuple(sorted(ids))
 
 
-def check_database(path: Path | str, busy_timeout: float = 5.0) -> None:
+def check_database(
+    path: Path | str, busy_timeout: float = 5.0, *, wait: float = 0.0, say: Callable[[str], None] = print
+) -> None:
     """Open the database and make a write that is rolled back, before any network work.
 
     Raises ConfigError naming the path and what to change when the folder is missing, the path
     is a folder, or SQLite cannot open or write the file (permissions, a read-only mount, a
     file that is not a database, a lock held by another program, a full disk). A database file
     this check created is removed again when the check fails. ``busy_timeout``: how long to wait
-    for a write lock another program holds (for PostgreSQL: to connect; see `check_postgres`).
+    for a write lock another program holds (for PostgreSQL: to connect; see `check_postgres`,
+    which waits up to ``wait`` seconds for a server that is not up yet, telling ``say`` once).
     """
     if isinstance(path, str):
         if target(path).kind == "postgres":
-            check_postgres(path, timeout=max(busy_timeout, 1.0))
+            check_postgres(path, timeout=max(busy_timeout, 1.0), wait=wait, say=say)
             return
         path = Path(path)
     if str(path) == ":memory:":
@@ -248,10 +252,47 @@ def _database_advice(path: Path, error: sqlite3.Error) -> str:
     )
 
 
-def check_postgres(url: str, timeout: float = 5.0) -> None:
+def check_postgres(
+    url: str, timeout: float = 5.0, *, wait: float = 0.0, say: Callable[[str], None] = print
+) -> None:
     """Connect to the PostgreSQL database ``url`` and create a table in a transaction rolled
     back; ConfigError saying what to change (the server, the user or password, the database,
-    the user's rights), with the password redacted."""
+    the user's rights), with the password redacted.
+
+    A server that cannot be reached yet (refused, timed out, starting up: Compose starts the bot
+    and its database together, a host reboots both) is tried again every `RETRY` seconds for up
+    to ``wait`` seconds, and ``say`` is told once that the bot waits for it; what a running server
+    refuses (a user, a database, a right) is reported at once."""
+    deadline = time.monotonic() + wait
+    told = False
+    while True:
+        try:
+            _probe_postgres(url, timeout)
+            return
+        except _Unreached as e:
+            if time.monotonic() + RETRY > deadline:
+                raise
+            if not told:
+                say(f"Waiting for the PostgreSQL server of CITTA_DB={shown(url)} ({e.fault}): "
+                    f"trying again every {RETRY:g} s for up to {wait:g} s.")  # fmt: skip
+                told = True
+            time.sleep(RETRY)
+
+
+RETRY = 2.0
+"""Seconds between two tries to reach a PostgreSQL server that is not up yet (`check_postgres`)."""
+
+
+class _Unreached(ConfigError):
+    """The PostgreSQL server could not be reached (yet); ``fault`` names how, for the log."""
+
+    def __init__(self, message: str, fault: str) -> None:
+        super().__init__(message)
+        self.fault = fault
+
+
+def _probe_postgres(url: str, timeout: float) -> None:
+    """`check_postgres`'s one try."""
     import asyncpg  # only for PostgreSQL
 
     async def probe() -> None:
@@ -279,7 +320,13 @@ def check_postgres(url: str, timeout: float = 5.0) -> None:
             f"The user of CITTA_DB={where} may not create tables ({e}): grant it CREATE on the schema "
             "(or make it the database's owner)."
         ) from None
-    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as e:
+    except (OSError, TimeoutError, asyncpg.CannotConnectNowError) as e:
+        raise _Unreached(
+            f"Cannot use the PostgreSQL database CITTA_DB={where} ({type(e).__name__}: {e}): "
+            "check that the server runs and the host and port are right.",
+            type(e).__name__,
+        ) from None
+    except (asyncpg.PostgresError, asyncpg.InterfaceError) as e:
         raise ConfigError(
             f"Cannot use the PostgreSQL database CITTA_DB={where} ({type(e).__name__}: {e}): "
             "check that the server runs and the host and port are right."

@@ -4,6 +4,7 @@ and exit 2 before any network, as for SQLite. Also the settings' checks of such 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import signal
@@ -43,6 +44,27 @@ async def test_the_bot_runs_on_postgresql_and_never_logs_the_password(tmp_path: 
     store = await open_storage(postgres)
     assert await store.schema_version() == len(migration_files())
     await store.close()
+
+
+async def test_the_bot_waits_at_start_for_a_postgresql_server_that_is_not_up_yet(tmp_path: Path) -> None:
+    """Compose starts the bot and its database together; a host reboots both: the bot says once that
+    it waits, and starts when the server is up (it used to exit 2 at once, and be restarted)."""
+    server = PgServer.start()
+    try:
+        url = with_password(server.url())
+        await asyncio.to_thread(server.halt)
+        async with fake_discord() as fake, launch(fake.http_url, tmp_path, CITTA_DB=url) as bot:
+            await bot.wait_for("Waiting for the PostgreSQL server of CITTA_DB=", timeout=30)
+            assert fake.requests == [], "nothing goes to Discord before the database is there"
+            await asyncio.to_thread(server.resume)
+            await bot.wait_for("Logged in as", timeout=60)
+            bot.proc.send_signal(signal.SIGTERM)
+            code = await bot.finish(timeout=20)
+        assert code == 0
+        text = "\n".join(bot.lines)
+        assert text.count("Waiting for the PostgreSQL server") == 1 and PASSWORD not in text
+    finally:
+        server.stop()
 
 
 async def test_a_postgresql_database_it_cannot_use_is_one_line_and_exit_2(
