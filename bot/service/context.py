@@ -27,9 +27,10 @@ from bot.storage.protocol import StorageProtocol
 from bot.storage.shards import Claimant, Shards
 
 REPLAYS_KEPT = 8
-"""Replays kept (a GIF is some 700 KB)."""
-ASKED_KEPT = 64
-"""Boards, descriptions and hints kept (the newest versions of the games being looked at)."""
+"""Replays kept (a GIF is some 700 KB: 6 MB at most)."""
+ASKED_KEPT = 32
+"""Boards, descriptions and hints kept (the newest versions of the games being looked at; a
+board's pictures are some 260 KB: 8 MB at most)."""
 
 
 def _seed() -> int:
