@@ -14,6 +14,7 @@ made before a crash, sending a direct message — and what each of Discord's ref
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 
 import aiohttp
@@ -56,10 +57,32 @@ class DiscordSender:
 
     async def send(self, channel: int, msg: Message, nonce: str) -> int:
         target = self.client.get_partial_messageable(channel)
+
+        async def post() -> int:
+            return (await target.send(nonce=nonce, **message_kwargs(msg))).id
+
+        return await self._call(channel, msg, post, missing=Fault)
+
+    async def edit(self, channel: int, message_id: int, msg: Message) -> None:
+        """Edit the bot's message (the lobby's); refused as a post is, and a message deleted
+        meanwhile (10008 Unknown Message) is `Refused`: there is nothing left to edit."""
+        target = self.client.get_partial_messageable(channel).get_partial_message(message_id)
+
+        async def change() -> int:
+            await target.edit(**edit_kwargs(msg))
+            return message_id
+
+        await self._call(channel, msg, change, missing=Refused)
+
+    async def _call(
+        self, channel: int, msg: Message, call: Callable[[], Awaitable[int]], *, missing: type[Exception]
+    ) -> int:
+        """``call()`` (a post or an edit of ``msg`` in the channel), with Discord's refusals told apart:
+        `Gone`, `Blocked`, `Refused` or `Fault` (an archived thread is unarchived once and tried
+        again; a 404 that is not the channel's is ``missing``)."""
         for unarchived in (False, True):
             try:
-                sent = await target.send(nonce=nonce, **message_kwargs(msg))
-                return sent.id
+                return await call()
             except discord.Forbidden as e:
                 if e.code == 50083 and not unarchived and await self._unarchive(channel):
                     continue
@@ -69,7 +92,7 @@ class DiscordSender:
             except discord.NotFound as e:
                 if e.code in GONE:
                     raise Gone(GONE[e.code]) from None
-                raise Fault(_why(e)) from None
+                raise missing(_why(e) if missing is Fault else f"{e.status} {e.code} {e.text}") from None
             except discord.HTTPException as e:
                 if e.status >= 500 or e.status == 429:
                     raise Fault(_why(e)) from None
@@ -77,31 +100,6 @@ class DiscordSender:
             except (aiohttp.ClientError, OSError) as e:  # OSError covers TimeoutError
                 raise Fault(_why(e)) from None
         raise AssertionError("unreachable")  # pragma: no cover
-
-    async def edit(self, channel: int, message_id: int, msg: Message) -> None:
-        """Edit the bot's message (the lobby's); refused as a post is, and a message deleted
-        meanwhile (10008 Unknown Message) is `Refused`: there is nothing left to edit."""
-        target = self.client.get_partial_messageable(channel).get_partial_message(message_id)
-        for unarchived in (False, True):
-            try:
-                await target.edit(**edit_kwargs(msg))
-                return
-            except discord.Forbidden as e:
-                if e.code == 50083 and not unarchived and await self._unarchive(channel):
-                    continue
-                if e.code in GONE:
-                    raise Gone(GONE[e.code]) from None
-                raise Blocked(self._missing(channel, msg)) from None
-            except discord.NotFound as e:
-                if e.code in GONE:
-                    raise Gone(GONE[e.code]) from None
-                raise Refused(f"{e.status} {e.code} {e.text}") from None
-            except discord.HTTPException as e:
-                if e.status >= 500 or e.status == 429:
-                    raise Fault(_why(e)) from None
-                raise Refused(f"{e.status} {e.code} {e.text}") from None
-            except (aiohttp.ClientError, OSError) as e:
-                raise Fault(_why(e)) from None
 
     async def find(self, channel: int, msg: Message, since: float) -> int | None:
         return await self._find(channel, posted_text(msg), since)
