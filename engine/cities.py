@@ -133,10 +133,8 @@ def has_all_services(city: City) -> bool:
 
 def reach(city: City) -> set[int]:
     """Board indexes at most 3 steps from some building of the city (its neighbourhood)."""
-    near: set[int] = set()
-    for h in hexes_of(city):
-        near |= BOARD.within3[BOARD.index[h]]
-    return near
+    within3, idx = BOARD.within3, BOARD.index
+    return set(within3[idx[city.castle]]).union(*(within3[idx[b.hex]] for b in city.buildings))
 
 
 def is_neighbour(a: City, b: City) -> bool:
@@ -149,4 +147,9 @@ def opposing_neighbours(state: GameState, city: City) -> list[City]:
     """Neighbouring cities of other players, in founding order (never the owner's own)."""
     near = reach(city)
     idx = BOARD.index
-    return [c for c in state.cities if c.owner != city.owner and any(idx[h] in near for h in hexes_of(c))]
+    return [
+        c
+        for c in state.cities
+        if c.owner != city.owner
+        and (idx[c.castle] in near or not near.isdisjoint([idx[b.hex] for b in c.buildings]))
+    ]

@@ -9,7 +9,6 @@ which moves answer it (`answers`), why a move is refused (`problem`), the allowe
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import islice
 
 from .actions import Action
 from .board import BOARD
@@ -18,7 +17,7 @@ from .construction import found_source, place_starting_castle
 from .demolition import demolish, demolish_problem, excess_buildings, iter_demolish_options, least_harmful
 from .events import Event, Events
 from .feeding import least_harmful_starve, starve, starve_options, starve_problem
-from .placement import PHRASE_AND, Table, castle_problem, castle_sites
+from .placement import PHRASE_AND, Lookahead, Table, castle_problem, castle_sites
 from .relocation import relocate_city, winners_against
 from .state import City, Decision, GameState
 from .turn import PHRASE_OR, TURN_VERBS, apply_turn, legal_turn_moves, turn_problem
@@ -133,27 +132,28 @@ def canonical(state: GameState, seat: int, a: Action) -> Action:
     return a
 
 
-def iter_options(t: Table, d: Decision) -> Iterator[Action]:
-    """Every move that answers ``d``, found lazily (a turn's in canonical order)."""
+def iter_options(t: Table, d: Decision) -> Iterator[list[Action]]:
+    """Every move that answers ``d``, found lazily in batches (a turn's in canonical order: a
+    batch per kind of move; other decisions' one by one)."""
     state = t.state
     if d.kind == "turn":
         yield from legal_turn_moves(t, d.seat)
     elif d.kind == "castle":
-        yield from (Action("castle", hex=h) for h in castle_sites(t))
+        yield [Action("castle", hex=h) for h in castle_sites(t)]
     elif d.kind == "first":
-        yield from (Action("first", hex=h) for h in d.cities)
+        yield [Action("first", hex=h) for h in d.cities]
     elif d.kind == "prefer":
         city = decision_city(state, d)
-        yield from (Action("prefer", hex=city.castle, service=s) for s in d.services)
+        yield [Action("prefer", hex=city.castle, service=s) for s in d.services]
     elif d.kind == "demolish":
-        yield from (Action("demolish", hexes=hs) for hs in iter_demolish_options(decision_city(state, d)))
+        yield from ([Action("demolish", hexes=hs)] for hs in iter_demolish_options(decision_city(state, d)))
     else:
-        yield from (Action("starve", hexes=hs) for hs in starve_options(state, d.seat, d.count))
+        yield from ([Action("starve", hexes=hs)] for hs in starve_options(state, d.seat, d.count))
 
 
 def options(t: Table, d: Decision) -> list[Action]:
     """Every move that answers ``d``."""
-    return list(iter_options(t, d))
+    return [a for batch in iter_options(t, d) for a in batch]
 
 
 def problem(t: Table, d: Decision, a: Action) -> Phrase | None:
@@ -293,9 +293,19 @@ def default(t: Table, d: Decision) -> Action:
 
 
 def open_decision(state: GameState, d: Decision, ev: Events) -> None:
-    """Ask for a decision, or take it at once when only one answer is possible (rules §10)."""
-    choices = list(islice(iter_options(Table(state), d), 2))
+    """Ask for a decision, or take it at once when only one answer is possible (rules §10).
+
+    The search for answers stops at the second; an asked decision leaves it, to go on from
+    there, in ``ev.opened`` (see `Lookahead`)."""
+    t = Table(state)
+    rest = iter_options(t, d)
+    choices: list[Action] = []
+    for batch in rest:
+        choices += batch
+        if len(choices) >= 2:
+            break
     if len(choices) == 1:
         resolve(state, d, choices[0], ev, auto=True)
     else:
         state.pending.append(d)
+        ev.opened = Lookahead(d, t, choices, rest)

@@ -13,11 +13,14 @@ voice of the people was revealed (``tally``) or a new year's card turned up (``v
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
 from .words import ENGLISH, N_, PHRASE, Phrase, Words, told
+
+if TYPE_CHECKING:
+    from .placement import Lookahead
 
 REVEALED = {
     "refill": N_("a politics card came into the row"),
@@ -58,7 +61,12 @@ class Event(BaseModel):
 
 
 class Events(list[Event]):
-    """The events of one `Game.play`, in order."""
+    """The events of one `Game.play`, in order.
+
+    ``opened``: the last decision asked while they happened, with its answers found so far
+    (`engine.decisions.open_decision`), for `Game` to keep (not an event: never stored)."""
+
+    opened: Lookahead | None = None
 
     def add(self, kind: str, message: str, /, values: dict[str, Any] | None = None, **kw: Any) -> Event:
         """Add an event of ``kind``: ``message`` (marked with ``N_``) filled with ``values``, or

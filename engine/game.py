@@ -30,7 +30,7 @@ from .decisions import ASKED, VERB_KIND, answers, asked, canonical, default, opt
 from .errors import IllegalMove, IrreversibleMove
 from .events import Event, Events, first_reveal, what_became_known
 from .flow import advance
-from .placement import PHRASE_AND, Table
+from .placement import PHRASE_AND, Lookahead, Table
 from .setup import beginner_castles, new_state
 from .state import Decision, GameState, SetupKind
 from .views import View, project
@@ -65,11 +65,27 @@ class Game:
         self.setup_events = setup_events
         self._legal: dict[int, list[Action]] = {}
         self._table: Table | None = None
+        self._ahead: Lookahead | None = None
 
     def _changed(self) -> None:
         """The position changed: forget what was derived from it."""
         self._legal.clear()
         self._table = None
+        self._ahead = None
+
+    def _keep(self, opened: Lookahead | None) -> None:
+        """Keep what asking the position's turn found (`Lookahead`): its lookups and the search
+        for its answers, which the next `legal_moves` finishes.
+
+        **Decision**: only a turn that is the one pending decision. A turn is asked last: once
+        `engine.flow` asks it, nothing else happens before the move returns, so the position is
+        the one searched. (Other decisions may be asked several at once, some answered by the
+        engine after, and a game in play asks turns nearly every move.)"""
+        pending = self.state.pending
+        if opened is not None and opened.decision.kind == "turn" and len(pending) == 1:
+            if pending[0] is opened.decision:
+                self._ahead = opened
+                self._table = opened.table
 
     def _lookups(self) -> Table:
         """Derived lookups of the current position, kept until the next move."""
@@ -93,7 +109,9 @@ class Game:
                 place_starting_castle(state, seat, label, ev)
         advance(state, ev)
         record = Record(players=list(names), seed=seed, setup=setup, legacy_moves=0)
-        return cls(state, record, list(ev))
+        game = cls(state, record, list(ev))
+        game._keep(ev.opened)
+        return game
 
     @classmethod
     def replay(cls, record: Record | dict[str, Any]) -> Game:
@@ -200,7 +218,12 @@ class Game:
             t = self._lookups()
             mine = self.pending_decisions(seat)
             if len(mine) == 1 and mine[0].kind == "turn":
-                moves = options(t, mine[0])  # generated in canonical order
+                ahead = self._ahead
+                if ahead is not None and ahead.decision is mine[0]:
+                    moves = ahead.answers()  # the search `play` began (`_keep`)
+                    self._ahead = None
+                else:
+                    moves = options(t, mine[0])  # generated in canonical order
             else:
                 moves = sorted((a for d in mine for a in options(t, d)), key=Action.sort_key)
             self._legal[seat] = moves
@@ -234,6 +257,9 @@ class Game:
         A city may be named by any hex of it (``golden``, ``first``, ``prefer``, ``starve``,
         the source of ``found``); the canonical form, which the record keeps, names its castle.
         ``found HEX`` alone is completed with the castle `found_source` picks.
+
+        A move among the seat's legal moves, when they are known (`legal_moves`, one decision
+        pending), is not checked again: they are the moves `problem` allows.
         """
         if not 0 <= seat < self.state.n_players:
             raise IllegalMove(N_("There is no seat {seat} in this game."), seat=seat)
@@ -257,6 +283,9 @@ class Game:
                 N_("`{move}` names no city you are asked about; you are asked about: {hexes}."),
                 move=str(action), hexes=[d.city or "" for d in fitting],
             )  # fmt: skip
+        listed = self._legal.get(seat)
+        if listed is not None and len(mine) == 1 and action in listed:
+            return action, decision  # a legal move listed: `problem` would find none
         why = problem(self._lookups(), decision, action)
         if why:
             raise IllegalMove(why["message"], **why["values"])
@@ -274,6 +303,7 @@ class Game:
         self._changed()
         resolve(self.state, decision, action, ev)
         advance(self.state, ev)
+        self._keep(ev.opened)
         if self._record.legacy_moves is None:
             self._record.legacy_moves = len(self._record.moves)
         self._record.moves.append((seat, str(action)))

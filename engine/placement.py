@@ -7,6 +7,7 @@ these same checks.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from .board import BOARD
@@ -18,7 +19,8 @@ from .cities import (
     touches,
 )
 from .components import NEEDS_LAKE, STACK_SIZE, TOKEN_STACK
-from .state import Area, City, GameState
+from .actions import Action
+from .state import Area, City, Decision, GameState
 from .words import N_, PHRASE, Phrase, chain
 
 FOUND_MIN_STEPS = 4
@@ -79,6 +81,26 @@ class Table:
     def tokens_left(self, kind: str) -> int:
         stack = TOKEN_STACK[kind]
         return STACK_SIZE[stack] - self.stacks_used[stack]
+
+
+@dataclass
+class Lookahead:
+    """A decision just asked, the lookups of its position and its answers found so far (at
+    least the two that showed it was a choice, `engine.decisions.open_decision`), with the
+    rest still to find. `Game` keeps it while the position stays the same, so that the next
+    `legal_moves` finishes this search instead of starting another."""
+
+    decision: Decision
+    table: Table
+    found: list[Action]
+    rest: Iterator[list[Action]]
+    """The batches still to find (`engine.decisions.iter_options`)."""
+
+    def answers(self) -> list[Action]:
+        """Every answer, in the order they are found (the rest found now, once)."""
+        for batch in self.rest:
+            self.found += batch
+        return self.found
 
 
 def empty_playable_problem(t: Table, label: str) -> Phrase | None:

@@ -250,8 +250,16 @@ def turn_problem(t: Table, seat: int, a: Action) -> Phrase | None:
 # --- legal moves ----------------------------------------------------------------------
 
 
-def legal_turn_moves(t: Table, seat: int) -> Iterator[Action]:
-    """Every move ``seat`` may make as its turn, already in canonical (sorted) order."""
+def _placed(verb: str, labels: list[str], building: str | None = None) -> list[Action]:
+    """``verb`` on each of ``labels`` (with ``building``): ``Action(verb, hex=label,
+    building=building)``, made as the tuple it is (a search lists thousands)."""
+    new = tuple.__new__
+    return [new(Action, (verb, h, building, None, None, (), (), None)) for h in labels]
+
+
+def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
+    """Every move ``seat`` may make as its turn, already in canonical (sorted) order, in
+    batches (a batch per kind of move, found when the one before is used up)."""
     state = t.state
     p = state.players[seat]
     row = set(state.politics_row)
@@ -270,27 +278,30 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[Action]:
                 for h in sites[c.id]
                 if terrain_problem(t, kind, h) is None
             ]
-            cache[kind] = sorted(hexes, key=BOARD.index.__getitem__)
+            cache[kind] = sorted(hexes, key=BOARD.index.__getitem__) if len(cities) > 1 else hexes
         return cache[kind]
 
     if p.action_cards > 0:
-        yield Action("gold")
+        yield [Action("gold")]
         if _found_problem(t, seat, None) is None:
             sources = [c.castle for c in found_sources(state, seat)]
-            yield from (Action("found", hex=h, source=c) for h in castle_sites(t) for c in sources)
+            new = tuple.__new__
+            yield [
+                new(Action, ("found", h, None, None, None, (), (), c)) for h in castle_sites(t) for c in sources
+            ]  # Action("found", hex=h, source=c)
         for kind in SMALL:
-            yield from (Action("build", hex=h, building=kind) for h in buildable(kind))
+            yield _placed("build", buildable(kind), kind)
     for card, cost in BUILDING_CARD_COST.items():
         if card in row and p.gold >= cost:
-            yield from (Action(card, hex=h) for h in buildable(card))
+            yield _placed(card, buildable(card))
     if "master" in row:
         for kind in BUILDINGS:
             if p.gold >= MASTER_COST[SIZE[kind]]:
-                yield from (Action("master", hex=h, building=kind) for h in buildable(kind))
+                yield _placed("master", buildable(kind), kind)
     if "golden" in row and state.supply_citizens > 0:
         for n, cost in GOLDEN_COST.items():
             if p.gold >= cost:
-                yield from (Action("golden", n=n, hex=c.castle) for c in cities if room(c) > 0)
+                yield [Action("golden", n=n, hex=c.castle) for c in cities if room(c) > 0]
     if "bread" in row:
         arched = sorted(
             (b for c in cities for b in c.buildings if ARCHES[b.kind]), key=lambda b: BOARD.index[b.hex]
@@ -300,18 +311,18 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[Action]:
                 for b in arched:
                     arches = list(ARCHES[b.kind])
                     if len(arches) == 1:
-                        yield Action("bread", n=n, hex=b.hex)
+                        yield [Action("bread", n=n, hex=b.hex)]
                     else:
-                        yield from (Action("bread", n=n, hex=b.hex, service=s) for s in arches)
+                        yield [Action("bread", n=n, hex=b.hex, service=s) for s in arches]
     if "harvest" in row and state.year < YEARS and p.notables >= 1:
         farms = [b.hex for c in cities for b in c.buildings if b.kind == "farm" and not b.harvest]
-        yield from (Action("harvest", hex=h) for h in sorted(farms, key=BOARD.index.__getitem__))
+        yield _placed("harvest", sorted(farms, key=BOARD.index.__getitem__))
     if "poll" in row:
-        yield from (Action("poll", cards=c) for c in ((1, 2), (1, 3), (2, 3)))
+        yield [Action("poll", cards=c) for c in ((1, 2), (1, 3), (2, 3))]
         if p.gold >= POLL_ALL_COST:
-            yield Action("poll", cards=(1, 2, 3))
+            yield [Action("poll", cards=(1, 2, 3))]
     if p.action_cards == 0:
-        yield Action("pass")
+        yield [Action("pass")]
 
 
 # --- effects --------------------------------------------------------------------------
