@@ -82,10 +82,11 @@ class Game:
         the one searched. (Other decisions may be asked several at once, some answered by the
         engine after, and a game in play asks turns nearly every move.)"""
         pending = self.state.pending
-        if opened is not None and opened.decision.kind == "turn" and len(pending) == 1:
-            if pending[0] is opened.decision:
-                self._ahead = opened
-                self._table = opened.table
+        if opened is None or opened.decision.kind != "turn" or len(pending) != 1:
+            return
+        if pending[0] is opened.decision:  # (equal is not enough: the very one asked)
+            self._ahead = opened
+            self._table = opened.table
 
     def _lookups(self) -> Table:
         """Derived lookups of the current position, kept until the next move."""

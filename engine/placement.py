@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from .actions import Action
 from .board import BOARD
 from .cities import (
     area_map,
@@ -19,7 +20,6 @@ from .cities import (
     touches,
 )
 from .components import NEEDS_LAKE, STACK_SIZE, TOKEN_STACK
-from .actions import Action
 from .state import Area, City, Decision, GameState
 from .words import N_, PHRASE, Phrase, chain
 

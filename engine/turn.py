@@ -285,10 +285,9 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
         yield [Action("gold")]
         if _found_problem(t, seat, None) is None:
             sources = [c.castle for c in found_sources(state, seat)]
-            new = tuple.__new__
-            yield [
-                new(Action, ("found", h, None, None, None, (), (), c)) for h in castle_sites(t) for c in sources
-            ]  # Action("found", hex=h, source=c)
+            new = tuple.__new__  # Action("found", hex=h, source=c), made as the tuple it is
+            free = castle_sites(t)
+            yield [new(Action, ("found", h, None, None, None, (), (), c)) for h in free for c in sources]
         for kind in SMALL:
             yield _placed("build", buildable(kind), kind)
     for card, cost in BUILDING_CARD_COST.items():

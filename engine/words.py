@@ -143,9 +143,14 @@ def _value(words: Words, key: str, value: Any) -> Any:
 
 def told(words: Words, message: str, values: Mapping[str, Any] | None = None) -> str:
     """``message`` in ``words``' language with its ``values`` filled in (terms translated, phrases
-    told)."""
+    told).
+
+    In English, numbers and words (terms too) fill a message as they are: the common case, an
+    event's text made on every move, is formatted at once."""
     if not values:
         return words.t(message)
+    if words is ENGLISH and all(type(v) is int or type(v) is str for v in values.values()):
+        return message.format(**values)
     return words.t(message, **{k: _value(words, k, v) for k, v in values.items()})
 
 
