@@ -96,11 +96,12 @@ async def test_two_copies_of_undo_take_back_one_move(svc: Context) -> None:
         await svc_moves.play(svc, PLAYERS[seat].id, str(move), channel=CHANNEL, confirmed=True)
     moves = await svc.storage.moves.moves((await svc.storage.games.latest_game(CHANNEL)).id)  # type: ignore[union-attr]
     assert len(moves) == 2
-    results = await asyncio.gather(
-        svc_undo.undo(svc, ANN.id, channel=CHANNEL, can_manage=True),
-        svc_undo.undo(svc, ANN.id, channel=CHANNEL, can_manage=True),
-        return_exceptions=True,
-    )
+    row = await svc.storage.games.latest_game(CHANNEL)
+    assert row is not None
+    copies = [  # both made at this version, however late the second is read (a busy machine)
+        svc_undo.undo(svc, ANN.id, channel=CHANNEL, can_manage=True, based_on=row.version) for _ in range(2)
+    ]
+    results = await asyncio.gather(*copies, return_exceptions=True)
     assert sum(not isinstance(r, BaseException) for r in results) == 1
     refused = next(r for r in results if isinstance(r, BaseException))
     assert isinstance(refused, AlreadyMade) and "already taken back" in str(refused)
