@@ -317,8 +317,14 @@ class ProcessWorkers:
         await asyncio.gather(*(asyncio.wrap_future(pool.submit(os.getpid)) for pool in self._pools))
 
     def close(self) -> None:
+        """Stop every worker now, even one still warming (they start while the bot logs in: a bot
+        that stops at once, a token refused, must not wait for them) or running a job (nobody will
+        read its result)."""
         for pool in [*self._pools, *([self._aside_pool] if self._aside_pool else [])]:
+            processes = list((pool._processes or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
         for job in self._waiting:
             job.done.cancel()
         self._waiting.clear()
