@@ -34,6 +34,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from loadgen import Driver, Meter, StandInDiscord, Table
+
+from bot.client.sender import DiscordSender
+from bot.service.context import Context
+from bot.service.delivery import Deliverer
+from bot.service.workers import ProcessWorkers, workers_for
+
 SAMPLE = 0.5
 IDLE = 5.0
 
@@ -75,12 +82,6 @@ def footprint(root: int) -> tuple[float, float, int]:
 
 async def child(args: argparse.Namespace) -> None:
     """The measured bot: phases announced on stdout (``PHASE name``), one line each."""
-    from loadgen import Driver, Meter, StandInDiscord
-
-    from bot.client.sender import DiscordSender
-    from bot.service.context import Context
-    from bot.service.delivery import Deliverer
-    from bot.service.workers import ProcessWorkers, workers_for
 
     def phase(name: str) -> None:
         print(f"PHASE {name}", flush=True)
@@ -98,7 +99,7 @@ async def child(args: argparse.Namespace) -> None:
         )  # fmt: skip
         svc.storage.on_enqueue = deliverer.wake
         delivering = asyncio.create_task(deliverer.run())
-        driver = Driver(svc, deliverer, Meter(), workers, rnd)  # type: ignore[arg-type]
+        driver = Soak(svc, deliverer, Meter(), workers, rnd)  # type: ignore[arg-type]
         phase("idle")
         await asyncio.sleep(IDLE)
         phase("game")
@@ -118,11 +119,31 @@ async def child(args: argparse.Namespace) -> None:
 
         await asyncio.gather(*(open_one(k) for k in range(args.games)))
         phase("soak")
-        await driver.paced(args.rate, args.seconds)
-        phase(f"done {moves} {len(driver.latencies)}")
-        delivering.cancel()
-        await svc.close()
-    workers.close()
+        try:
+            await driver.paced(args.rate, args.seconds)
+        finally:
+            phase(f"done {moves} {len(driver.latencies)}")
+            delivering.cancel()
+            await svc.close()
+            workers.close()
+
+
+class Soak(Driver):
+    """`loadgen.Driver` whose finished games are replaced by new ones (a soak runs over many games)."""
+
+    opened = 0
+
+    async def move(self, table: Table) -> None:
+        row = await self.svc.storage.games.game(table.game_id)
+        if row is not None and row.status == "active":
+            await super().move(table)
+            return
+        self.opened += 1
+        await self.open_table(len(table.users), 10_000 + self.opened)
+        fresh = self.tables.pop()
+        table.game_id, table.channel, table.users, table.pending = (
+            fresh.game_id, fresh.channel, fresh.users, fresh.pending,
+        )  # fmt: skip
 
 
 def measure(args: argparse.Namespace, workers: int) -> dict[str, Any]:
