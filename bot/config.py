@@ -52,7 +52,9 @@ class Settings:
     """``CITTA_SHARD_IDS``: the shards this process runs (None: all of ``shard_count``)."""
     workers: int | None = None
     """``CITTA_WORKERS``: the processes that draw the pictures and think for the computer players
-    (None: one per CPU the process may use; 0: none, all in the bot's process)."""
+    (None: one per CPU the process may use, by affinity and cgroup quota; 0: none, all in the bot's)."""
+    worker_memory: int = 400
+    """``CITTA_WORKER_MEMORY``: each worker's memory budget in MiB, 0: none (`ProcessWorkers`)."""
     lobbies_per_member: int = 3
     """``CITTA_LOBBIES_PER_MEMBER``: how many open lobbies one member may host in a server."""
     lobby_days: int = 7
@@ -63,8 +65,8 @@ class Settings:
         return (
             f"Settings(db_path={shown(self.db_path)!r}, dev_guild={self.dev_guild!r}, "
             f"log_level={self.log_level!r}, shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r}, "
-            f"workers={self.workers!r}, lobbies_per_member={self.lobbies_per_member!r}, "
-            f"lobby_days={self.lobby_days!r})"
+            f"workers={self.workers!r}, worker_memory={self.worker_memory!r}, "
+            f"lobbies_per_member={self.lobbies_per_member!r}, lobby_days={self.lobby_days!r})"
         )
 
 
@@ -82,6 +84,7 @@ class _Read(BaseSettings):
     CITTA_SHARD_COUNT: str = ""
     CITTA_SHARD_IDS: str = ""
     CITTA_WORKERS: str = ""
+    CITTA_WORKER_MEMORY: str = ""
     CITTA_LOBBIES_PER_MEMBER: str = ""
     CITTA_LOBBY_DAYS: str = ""
 
@@ -130,18 +133,19 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
     return Settings(
         token=token, db_path=db.where, dev_guild=dev_guild, log_level=level, shard_count=count, shard_ids=ids,
         workers=int(workers_text) if workers_text else None,
-        lobbies_per_member=_at_least_one(values, "CITTA_LOBBIES_PER_MEMBER", 3, "open lobbies per member"),
-        lobby_days=_at_least_one(values, "CITTA_LOBBY_DAYS", 7, "days"),
+        worker_memory=_whole(values, "CITTA_WORKER_MEMORY", 400, "MiB per worker process (0: no budget)", 0),
+        lobbies_per_member=_whole(values, "CITTA_LOBBIES_PER_MEMBER", 3, "open lobbies per member"),
+        lobby_days=_whole(values, "CITTA_LOBBY_DAYS", 7, "days"),
     )  # fmt: skip
 
 
-def _at_least_one(values: Mapping[str, Any], name: str, default: int, what: str) -> int:
-    """A whole-number setting of 1 or more (``default`` when unset); ConfigError otherwise."""
+def _whole(values: Mapping[str, Any], name: str, default: int, what: str, least: int = 1) -> int:
+    """A whole-number setting of ``least`` or more (``default`` when unset); ConfigError otherwise."""
     text = str(values.get(name, "") or "").strip()
     if not text:
         return default
-    if not text.isdigit() or int(text) < 1:
-        raise ConfigError(f"{name} must be a whole number of {what}, 1 or more, not {text!r}.")
+    if not text.isdigit() or int(text) < least:
+        raise ConfigError(f"{name} must be a whole number of {what}, {least} or more, not {text!r}.")
     return int(text)
 
 

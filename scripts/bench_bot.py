@@ -2,13 +2,17 @@
 while strong computer players think (the service layer with the real renderer and the
 worker-process pool the bot uses).
 
-Usage: python scripts/bench_bot.py [MOVES]
+Usage: python scripts/bench_bot.py [MOVES] [READY]
 
 1. The mover: one human against four ``strong`` computer players; the time from the human's
    move to its stored announcement (what the bot posts), over MOVES moves. The computers
    answer afterwards (`Context.advance`), as in the bot.
 2. The event loop: two such games whose computers think at the same time, while a probe
    measures how late ``asyncio.sleep(5 ms)`` wakes up (targets: p99 < 20 ms).
+3. A restart: new workers, started as `CittaBot.login` starts them (warming while the database
+   opens and the bot logs in), and READY seconds later (default 0.5: the soonest a restarted bot
+   answers a command) the human's move in one of those games; its time beside the median of the
+   next warm moves, and the ratio (target: at most 2).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from engine import Game
 
 HUMAN = User(1, "Ann")
 PROBE = 0.005
+WARM_MOVES = 5
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -77,7 +82,7 @@ async def probe(stop: asyncio.Event, lags: list[float]) -> None:
         lags.append(time.perf_counter() - start - PROBE)
 
 
-async def main(moves: int) -> None:
+async def main(moves: int, ready: float) -> None:
     workers = ProcessWorkers()
     await workers.start()
     with tempfile.TemporaryDirectory() as tmp:
@@ -103,11 +108,41 @@ async def main(moves: int) -> None:
         stop.set()
         await lagging
         await svc.close()
-    workers.close()
+        workers.close()
+        first, warm = await after_restart(Path(tmp) / "bench.db", games, ready)
     print(summary("the mover's own move, stored and announced (board drawn)", waits))
     print(summary("event-loop lag while strong players think in two games", lags))
     print(f"computer players thought for {thinking:.1f} s in all, with {workers.processes} worker processes")
+    typical = statistics.median(warm)
+    print(
+        f"after a restart (a move {ready:.1f} s after start): the first board {first * 1000:.0f} ms, "
+        f"a warm one {typical * 1000:.0f} ms (median of {len(warm)}): {first / typical:.1f}x (target: ≤ 2x)"
+    )
+
+
+async def after_restart(db: Path, games: list[int], ready: float) -> tuple[float, list[float]]:
+    """A restart on ``db``: the first human move's time (``ready`` seconds after the workers were
+    started, as the bot starts them while it logs in), then the next `WARM_MOVES` moves' times."""
+    began = time.perf_counter()
+    workers = ProcessWorkers()
+    warming = asyncio.create_task(workers.start())
+    svc = await Context.open(db, workers=workers)
+    await asyncio.sleep(max(0.0, ready - (time.perf_counter() - began)))
+    rnd = random.Random(2)
+    times: list[float] = []
+    for _ in range(WARM_MOVES + 1):
+        live = [g for g in games if (row := await svc.storage.games.game(g)) and row.status == "active"]
+        if not live:
+            break
+        times.append(await human_move(svc, live[0], rnd))
+        await svc_advance.advance(svc, live[0])
+    await warming
+    await svc.close()
+    workers.close()
+    return times[0], times[1:]
 
 
 if __name__ == "__main__":
-    asyncio.run(main(int(sys.argv[1]) if len(sys.argv) > 1 else 15))
+    asyncio.run(
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 15, float(sys.argv[2]) if len(sys.argv) > 2 else 0.5)
+    )

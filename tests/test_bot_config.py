@@ -231,6 +231,27 @@ def test_the_workers_are_a_count_of_processes_or_none() -> None:
         pool.close()
 
 
+def test_the_worker_memory_budget_is_whole_mib_400_by_default_and_0_for_none() -> None:
+    assert load_settings({"DISCORD_TOKEN": "t"}, env_file=None).worker_memory == 400
+    assert load_settings({"DISCORD_TOKEN": "t", "CITTA_WORKER_MEMORY": "0"}, env_file=None).worker_memory == 0
+    assert (
+        load_settings({"DISCORD_TOKEN": "t", "CITTA_WORKER_MEMORY": "250"}, env_file=None).worker_memory
+        == 250
+    )
+    with pytest.raises(ConfigError, match=r"CITTA_WORKER_MEMORY must be a whole number of MiB .*not '1.5'"):
+        load_settings({"DISCORD_TOKEN": "t", "CITTA_WORKER_MEMORY": "1.5"}, env_file=None)
+    pool = workers_for(2, 250)
+    try:
+        assert isinstance(pool, ProcessWorkers) and pool.memory == 250
+    finally:
+        pool.close()
+    unbounded = workers_for(2, 0)
+    try:
+        assert isinstance(unbounded, ProcessWorkers) and unbounded.memory is None
+    finally:
+        unbounded.close()
+
+
 @pytest.mark.parametrize("password", ["Zq3/xK9?u#Tv", "pQ7/Vv8@w0rdQ", "a4B#c9D", "x1Y?y2Z/z3W"])
 def test_a_database_url_that_does_not_parse_is_reported_without_its_password(password: str) -> None:
     url = f"postgresql://citta:{password}@db.example:5432/citta"

@@ -255,6 +255,32 @@ async def test_a_private_request_whose_worker_dies_is_tried_once_more() -> None:
         workers.close()
 
 
+def pid_and(value: int) -> tuple[int, int]:
+    """A job (runs in a worker): ``value`` and the worker's process id."""
+    return value, os.getpid()
+
+
+async def test_a_worker_past_its_memory_budget_is_replaced_and_the_results_come_back_in_order() -> None:
+    workers = ProcessWorkers(1, memory=1)  # 1 MiB: every warm worker is past it after each job
+    try:
+        answers = await asyncio.gather(*(workers.call(pid_and, k) for k in range(3)))
+        assert [value for value, _pid in answers] == [0, 1, 2], "every result came back, in order"
+        assert len({pid for _value, pid in answers}) == 3, "each job ran in a fresh worker"
+        assert workers.replaced == 3
+        assert await workers.aside(os.getpid) != await workers.aside(os.getpid), "the private lane too"
+    finally:
+        workers.close()
+
+
+async def test_a_worker_within_its_memory_budget_is_kept() -> None:
+    workers = ProcessWorkers(1, memory=4096)
+    try:
+        pids = {(await workers.call(pid_and, k))[1] for k in range(3)}
+        assert len(pids) == 1 and workers.replaced == 0
+    finally:
+        workers.close()
+
+
 SCRIPT = """
 import asyncio, os, sys
 from bot.service.workers import ProcessWorkers

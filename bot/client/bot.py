@@ -114,6 +114,14 @@ class CittaBot(commands.AutoShardedBot):
             raise RuntimeError("The bot is not set up yet (setup_hook has not run).")
         return self._deliverer
 
+    async def login(self, token: str) -> None:
+        """Start and warm the worker processes, then log in: they warm (a second and a half of CPU
+        each) while the bot logs in, syncs its commands and connects to the gateway, so the first
+        board after a restart is drawn by a warm worker (at ``on_ready`` it came seconds late)."""
+        if isinstance(self.workers, ProcessWorkers):
+            self._spawn(self.workers.start())
+        await super().login(token)
+
     async def setup_hook(self) -> None:
         self._service = await Context.open(
             self.db_path,
@@ -145,12 +153,10 @@ class CittaBot(commands.AutoShardedBot):
         await self.wait_until_ready()
 
     async def _start_up(self) -> None:
-        """Once connected: warm the workers, send what the outbox still holds (a crash may have
-        left posts unsent), and let the computer players answer where a crash interrupted them."""
+        """Once connected: send what the outbox still holds (a crash may have left posts unsent),
+        and let the computer players answer where a crash interrupted them."""
         await self.wait_until_ready()
         self._spawn(self.deliverer.run())
-        if isinstance(self.workers, ProcessWorkers):
-            self._spawn(self.workers.start())
         for game in await process.running_games(self.service):
             self.advance(game)
 

@@ -72,7 +72,7 @@ async def serve(settings: Settings) -> None:
     for attempt in itertools.count(1):
         async with CittaBot(
             db_path=settings.db_path, dev_guild=settings.dev_guild, shard_count=settings.shard_count,
-            shard_ids=settings.shard_ids, workers=workers_for(settings.workers),
+            shard_ids=settings.shard_ids, workers=workers_for(settings.workers, settings.worker_memory),
             lobbies_per_member=settings.lobbies_per_member, lobby_days=settings.lobby_days,
         ) as bot:  # fmt: skip
             try:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
 from bot.service.computer import decide
+from bot.service.host import rss_mib, usable_cpus
 from bot.storage.rows import GameSettings, SeatRow
 from engine import Action, Game
 
@@ -79,18 +80,11 @@ class ThreadWorkers:
         return None
 
 
-def usable_cpus() -> int:
-    """The CPUs this process may run on (its affinity; the machine's count where that is unknown)."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except AttributeError:  # not on every platform
-        return os.cpu_count() or 1
-
-
-def workers_for(count: int | None) -> Workers:
-    """The workers of a bot: ``count`` processes (None: one per usable CPU; 0: threads of the bot's
-    own process, for the smallest hosts)."""
-    return ThreadWorkers() if count == 0 else ProcessWorkers(count)
+def workers_for(count: int | None, memory: int | None = None) -> Workers:
+    """The workers of a bot: ``count`` processes (None: one per usable CPU, `usable_cpus`; 0:
+    threads of the bot's own process, for the smallest hosts), each replaced between jobs once it
+    holds more than ``memory`` MiB (None or 0: never)."""
+    return ThreadWorkers() if count == 0 else ProcessWorkers(count, memory=memory)
 
 
 def _die_with_parent(parent: int) -> None:
@@ -140,10 +134,20 @@ class ProcessWorkers:
 
     A worker that dies (killed, out of memory) breaks its pool; a new one is started and the job
     it held is tried once more.
+
+    A memory budget (``memory``, MiB per worker) keeps a long-running bot's workers from growing
+    without end (the heap of a process that drew many boards is fragmented, and some of it is
+    never given back): after each job, a worker that holds more than the budget (its RSS) is
+    replaced, its result kept. Its pool is shut down once idle and a new worker is started and
+    warmed at once, so the next job it takes waits for the warm-up at most once.
     """
 
-    def __init__(self, processes: int | None = None) -> None:
+    def __init__(self, processes: int | None = None, memory: float | None = None) -> None:
         self.processes = processes or usable_cpus()
+        self.memory = memory or None
+        """The budget in MiB of each worker's resident memory (None: none)."""
+        self.replaced = 0
+        """Workers replaced for passing the memory budget."""
         self._pools = [self._new_pool() for _ in range(self.processes)]
         self._aside_pool: ProcessPoolExecutor | None = None
         """The `aside` lane's worker, started when first needed, stopped after `ASIDE_IDLE`."""
@@ -189,7 +193,11 @@ class ProcessWorkers:
                 self._aside_pool = self._new_pool(ASIDE_NICENESS)
             pool = self._aside_pool
             try:
-                return await asyncio.wrap_future(pool.submit(functools.partial(fn, *args, **kwargs)))
+                result = await asyncio.wrap_future(pool.submit(functools.partial(fn, *args, **kwargs)))
+                if self._over_budget(pool) and self._aside_pool is pool:
+                    pool.shutdown(wait=False)  # the next private request starts a fresh one
+                    self._aside_pool = None
+                return result
             except BrokenProcessPool:
                 log.warning("The worker of private requests died; starting another")
                 pool.shutdown(wait=False, cancel_futures=True)
@@ -275,7 +283,24 @@ class ProcessWorkers:
                 job.done.set_exception(error)
             else:
                 job.done.set_result(done.result())
+        if self._over_budget(self._pools[worker]):
+            self._replace(worker)
         self._dispatch()
+
+    def _over_budget(self, pool: ProcessPoolExecutor) -> bool:
+        """Whether ``pool``'s worker holds more memory than the budget (never without one)."""
+        if self.memory is None:
+            return False
+        rss = max((rss_mib(pid) or 0.0 for pid in (pool._processes or {})), default=0.0)
+        return rss > self.memory
+
+    def _replace(self, worker: int) -> None:
+        """A fresh worker in place of ``worker`` (which passed the budget), started and warmed now."""
+        log.info("A worker passed its memory budget of %s MiB; starting a fresh one", self.memory)
+        self.replaced += 1
+        self._pools[worker].shutdown(wait=False)
+        self._pools[worker] = self._new_pool()
+        self._pools[worker].submit(os.getpid)
 
     def _restart(self, worker: int, when: str) -> None:
         log.warning("A worker process died %s; starting another", when)
@@ -292,8 +317,14 @@ class ProcessWorkers:
         await asyncio.gather(*(asyncio.wrap_future(pool.submit(os.getpid)) for pool in self._pools))
 
     def close(self) -> None:
+        """Stop every worker now, even one still warming (they start while the bot logs in: a bot
+        that stops at once, a token refused, must not wait for them) or running a job (nobody will
+        read its result)."""
         for pool in [*self._pools, *([self._aside_pool] if self._aside_pool else [])]:
+            processes = list((pool._processes or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                process.terminate()
         for job in self._waiting:
             job.done.cancel()
         self._waiting.clear()
