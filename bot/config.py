@@ -53,7 +53,7 @@ class Settings:
     workers: int | None = None
     """``CITTA_WORKERS``: the processes that draw the pictures and think for the computer players
     (None: one per CPU the process may use, by affinity and cgroup quota; 0: none, all in the bot's)."""
-    worker_memory: int = 400
+    worker_memory: int = 512
     """``CITTA_WORKER_MEMORY``: each worker's memory budget in MiB, 0: none (`ProcessWorkers`)."""
     lobbies_per_member: int = 3
     """``CITTA_LOBBIES_PER_MEMBER``: how many open lobbies one member may host in a server."""
@@ -133,7 +133,7 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
     return Settings(
         token=token, db_path=db.where, dev_guild=dev_guild, log_level=level, shard_count=count, shard_ids=ids,
         workers=int(workers_text) if workers_text else None,
-        worker_memory=_whole(values, "CITTA_WORKER_MEMORY", 400, "MiB per worker process (0: no budget)", 0),
+        worker_memory=_whole(values, "CITTA_WORKER_MEMORY", 512, "MiB per worker process (0: no budget)", 0),
         lobbies_per_member=_whole(values, "CITTA_LOBBIES_PER_MEMBER", 3, "open lobbies per member"),
         lobby_days=_whole(values, "CITTA_LOBBY_DAYS", 7, "days"),
     )  # fmt: skip

@@ -231,8 +231,8 @@ def test_the_workers_are_a_count_of_processes_or_none() -> None:
         pool.close()
 
 
-def test_the_worker_memory_budget_is_whole_mib_400_by_default_and_0_for_none() -> None:
-    assert load_settings({"DISCORD_TOKEN": "t"}, env_file=None).worker_memory == 400
+def test_the_worker_memory_budget_is_whole_mib_512_by_default_and_0_for_none() -> None:
+    assert load_settings({"DISCORD_TOKEN": "t"}, env_file=None).worker_memory == 512
     assert load_settings({"DISCORD_TOKEN": "t", "CITTA_WORKER_MEMORY": "0"}, env_file=None).worker_memory == 0
     assert (
         load_settings({"DISCORD_TOKEN": "t", "CITTA_WORKER_MEMORY": "250"}, env_file=None).worker_memory
