@@ -184,7 +184,12 @@ class ProcessWorkers:
     def _retire_aside(self, jobs: int) -> None:
         """Stop the `aside` worker if no job was sent to it since the ``jobs``-th (its memory back)."""
         if jobs == self._aside_jobs and self._aside_pool is not None:
-            self._aside_pool.shutdown(wait=False)
+            self._drop_aside(self._aside_pool)
+
+    def _drop_aside(self, pool: ProcessPoolExecutor, *, cancel: bool = False) -> None:
+        """Shut the `aside` lane's ``pool`` down; the next private request starts a fresh one."""
+        pool.shutdown(wait=False, cancel_futures=cancel)
+        if self._aside_pool is pool:
             self._aside_pool = None
 
     async def _aside_run(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
@@ -194,15 +199,12 @@ class ProcessWorkers:
             pool = self._aside_pool
             try:
                 result = await asyncio.wrap_future(pool.submit(functools.partial(fn, *args, **kwargs)))
-                if self._over_budget(pool) and self._aside_pool is pool:
-                    pool.shutdown(wait=False)  # the next private request starts a fresh one
-                    self._aside_pool = None
+                if self._over_budget(pool):
+                    self._drop_aside(pool)
                 return result
             except BrokenProcessPool:
                 log.warning("The worker of private requests died; starting another")
-                pool.shutdown(wait=False, cancel_futures=True)
-                if self._aside_pool is pool:
-                    self._aside_pool = None
+                self._drop_aside(pool, cancel=True)
                 if attempt == 2:
                     raise
         raise AssertionError("unreachable")
@@ -256,7 +258,8 @@ class ProcessWorkers:
             try:
                 running = self._pools[worker].submit(job.call)
             except BrokenProcessPool:  # it died while it had nothing to do
-                self._restart(worker, "while it was idle")
+                log.warning("A worker process died while it was idle; starting another")
+                self._renew(worker, cancel=True)
                 running = self._pools[worker].submit(job.call)
         except Exception as error:  # no worker could be started, or the workers were closed
             self._busy[worker] = False
@@ -275,7 +278,8 @@ class ProcessWorkers:
         if done.cancelled():
             job.done.cancel()
         elif isinstance(error := done.exception(), BrokenProcessPool) and not job.retried:
-            self._restart(worker, "while running a job; the job is tried once more")
+            log.warning("A worker process died while running a job; the job is tried once more")
+            self._renew(worker, cancel=True)
             job.retried = True
             self._waiting.appendleft(job)
         elif not job.done.done():
@@ -284,7 +288,9 @@ class ProcessWorkers:
             else:
                 job.done.set_result(done.result())
         if self._over_budget(self._pools[worker]):
-            self._replace(worker)
+            log.info("A worker passed its memory budget of %s MiB; starting a fresh one", self.memory)
+            self.replaced += 1
+            self._renew(worker, warm=True)
         self._dispatch()
 
     def _over_budget(self, pool: ProcessPoolExecutor) -> bool:
@@ -294,18 +300,13 @@ class ProcessWorkers:
         rss = max((rss_mib(pid) or 0.0 for pid in (pool._processes or {})), default=0.0)
         return rss > self.memory
 
-    def _replace(self, worker: int) -> None:
-        """A fresh worker in place of ``worker`` (which passed the budget), started and warmed now."""
-        log.info("A worker passed its memory budget of %s MiB; starting a fresh one", self.memory)
-        self.replaced += 1
-        self._pools[worker].shutdown(wait=False)
+    def _renew(self, worker: int, *, cancel: bool = False, warm: bool = False) -> None:
+        """A fresh worker in place of ``worker`` (dead: ``cancel`` what its pool still held; past
+        its budget: ``warm`` the new one now, so the next job waits for the warm-up at most once)."""
+        self._pools[worker].shutdown(wait=False, cancel_futures=cancel)
         self._pools[worker] = self._new_pool()
-        self._pools[worker].submit(os.getpid)
-
-    def _restart(self, worker: int, when: str) -> None:
-        log.warning("A worker process died %s; starting another", when)
-        self._pools[worker].shutdown(wait=False, cancel_futures=True)
-        self._pools[worker] = self._new_pool()
+        if warm:
+            self._pools[worker].submit(os.getpid)
 
     def pids(self) -> list[int]:
         """The worker processes' ids (those started so far; the `aside` lane's last)."""
