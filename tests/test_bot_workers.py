@@ -4,6 +4,7 @@ strong players think in two games at once, and a dead worker is replaced."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import statistics
 import sys
@@ -279,6 +280,20 @@ async def test_a_worker_within_its_memory_budget_is_kept() -> None:
         assert len(pids) == 1 and workers.replaced == 0
     finally:
         workers.close()
+
+
+async def test_closing_workers_still_warming_leaves_no_pool_thread_running() -> None:
+    """A pool's thread still running at the interpreter's exit may close its pipe while Python's
+    exit hook writes to it: a traceback at every quick stop (a token refused during warm-up)."""
+    workers = ProcessWorkers(2)
+    warming = asyncio.ensure_future(workers.start())
+    await asyncio.sleep(0.05)
+    threads = [pool._executor_manager_thread for pool in workers._pools]
+    workers.close()
+    assert threads and all(t is not None and not t.is_alive() for t in threads)  # type: ignore[attr-defined]
+    warming.cancel()
+    with contextlib.suppress(asyncio.CancelledError, BrokenProcessPool):
+        await warming
 
 
 SCRIPT = """

@@ -103,7 +103,7 @@ async def test_a_kill_at_any_step_of_a_move_loses_nothing_and_doubles_nothing(
     start = await _open(fake, alice, bob)
     mover, move = await _first_move(fake, start)
     played = await _play(fake, mover, move)
-    assert await first.wait() == -9, first.output()
+    assert await first.wait(timeout=90) == -9, first.output()  # the first board of a new worker
     fake.allow(played)  # it died while the command was being answered
 
     second = await fake.spawn_bot({"CITTA_DB": db})

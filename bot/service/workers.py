@@ -321,7 +321,9 @@ class ProcessWorkers:
         """Stop every worker now, even one still warming (they start while the bot logs in: a bot
         that stops at once, a token refused, must not wait for them) or running a job (nobody will
         read its result)."""
-        for pool in [*self._pools, *([self._aside_pool] if self._aside_pool else [])]:
+        pools = [*self._pools, *([self._aside_pool] if self._aside_pool else [])]
+        threads: list[threading.Thread | None] = [getattr(p, "_executor_manager_thread", None) for p in pools]
+        for pool in pools:
             processes = list((pool._processes or {}).values())
             pool.shutdown(wait=False, cancel_futures=True)
             for process in processes:
@@ -329,8 +331,16 @@ class ProcessWorkers:
         for job in self._waiting:
             job.done.cancel()
         self._waiting.clear()
+        deadline = time.monotonic() + CLOSE_WAIT
+        for thread in threads:  # each pool's thread sees its worker gone and closes its pipes
+            if thread is not None:
+                thread.join(max(0.0, deadline - time.monotonic()))
 
 
+CLOSE_WAIT = 5.0
+"""Seconds `ProcessWorkers.close` waits for its pools' threads to end: one still running when the
+interpreter exits may close its wake-up pipe while Python's exit hook writes to it (Python 3.11's
+``concurrent.futures`` checks, then writes, unlocked), which prints a traceback at every stop."""
 ASIDE_IDLE = 120.0
 """Seconds without a job after which the `aside` worker is stopped (it holds as much memory as a
 game's worker; the next private request starts it again, in a second or two)."""

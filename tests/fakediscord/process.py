@@ -84,8 +84,12 @@ class BotProcess:
             self.proc.send_signal(signal.SIGKILL)
 
     async def wait(self, timeout: float = 30.0) -> int:
-        """Wait for it to exit; its return code (-9 when killed)."""
-        return await asyncio.wait_for(self.proc.wait(), timeout)
+        """Wait for it to exit; its return code (-9 when killed). A TimeoutError says what it
+        printed so far."""
+        try:
+            return await asyncio.wait_for(self.proc.wait(), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"the bot did not exit within {timeout}s:\n{self.output()}") from None
 
     async def close(self) -> None:
         """Kill it if it runs, and remove its working directory (with the log, unless given one)."""
