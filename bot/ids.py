@@ -48,7 +48,8 @@ class Kind:
 
     The door (`bot.client.door`) checks all of that before any handler runs: a component of a game
     is pressed in that game's server, in its channel (``anywhere``: any channel of the server); a
-    seat's own (``seat``) only by that seat's player; never in a direct message (none is sent there)."""
+    seat's own (``seat``) only by that seat's player; never in a direct message, but a ``personal``
+    one (the panel's, the menu of ``/citta-my-games``), which its player may press anywhere."""
 
     name: str
     action: str
@@ -58,6 +59,10 @@ class Kind:
     anywhere: bool = False
     game: bool = True
     """False: the id names no game (game 0): it acts on the server it is pressed in."""
+    personal: bool = False
+    """Its presser's own, wherever they are: pressed in any server or in a direct message with the
+    bot (a panel opened from ``/citta-my-games``), only by the seat's player for a seat's component;
+    the use case checks the rest (``mine``: that the presser plays in the game they pick)."""
 
     @property
     def template(self) -> str:
@@ -74,20 +79,22 @@ PEEK = Kind("peek", "peek")
 ABANDON = Kind("abandon", "abandon")
 PANEL = Kind("panel", "panel")
 """🎲: open the presser's private panel of their pending decision."""
-CLOSE = Kind("close", "close", seat=True)
+CLOSE = Kind("close", "close", seat=True, personal=True)
 FORGET = Kind("forget", "forget", game=False)
 """Confirm ``/citta me forget`` in the server it is pressed in."""
 HERE = Kind("here", "here", anywhere=True)
 """A paused game goes on in the channel where this is pressed."""
 MOVE = Kind("move", rf"m\.(?P<move>{_WORDS}+)", seat=True)
 """Play a move (a turn post's quick answers, a hint's, a warning's "play anyway")."""
-CONFIRM = Kind("confirm", rf"c\.(?P<move>{_WORDS}+)", seat=True)
+CONFIRM = Kind("confirm", rf"c\.(?P<move>{_WORDS}+)", seat=True, personal=True)
 """The panel's Confirm."""
-STEP = Kind("step", _STEP, seat=True)
+STEP = Kind("step", _STEP, seat=True, personal=True)
 """A panel button: back, another page."""
-CHOOSE = Kind("choose", _STEP, seat=True, select=True)
+CHOOSE = Kind("choose", _STEP, seat=True, select=True, personal=True)
 """A panel select menu: the option picked is the next word of the move."""
-KINDS = (JOIN, LEAVE, START, PEEK, ABANDON, PANEL, CLOSE, FORGET, HERE, MOVE, CONFIRM, STEP, CHOOSE)
+MINE = Kind("mine", "mine", select=True, game=False, personal=True)
+"""``/citta-my-games``' menu: the game picked (its id the option's value) opens the presser's panel."""
+KINDS = (JOIN, LEAVE, START, PEEK, ABANDON, PANEL, CLOSE, FORGET, HERE, MOVE, CONFIRM, STEP, CHOOSE, MINE)
 UNKNOWN = Kind("unknown", "")
 """Any other id of ours: an old or malformed one, answered as no longer used."""
 ANY_OTHER = r"(?!(?:{})$)cittas?:.*".format("|".join(re.sub(r"\(\?P<\w+>", "(?:", k.template) for k in KINDS))
@@ -146,6 +153,11 @@ def custom_id(
     who = "-" if seat is None else str(seat)
     what = action if move is None else ("c." if action == "confirm" else "m.") + move.replace(" ", "_")
     return _fits(f"citta:{game}:{version}:{who}:{what}")
+
+
+def mine_id() -> str:
+    """The custom id of ``/citta-my-games``' menu (`MINE`)."""
+    return _fits("cittas:0:0:-:mine")
 
 
 def step_id(

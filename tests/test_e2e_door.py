@@ -1,6 +1,7 @@
 """End-to-end: the one door every press passes (`bot.client.door`). A press of any kind of component
 from another server, from a direct message, from another channel of the server, or as another seat
-is refused privately and changes nothing; an id that is no longer ours (a number too large for the
+is refused privately and changes nothing (a `personal` one — the panel's, ``/citta-my-games``' menu —
+is its player's wherever they are, and only theirs); an id that is no longer ours (a number too large for the
 database, an unknown action) is answered; whatever goes wrong unexpectedly is answered privately
 with an incident id, for a component, a slash command and an autocomplete alike."""
 
@@ -21,7 +22,7 @@ from test_e2e_support import Table, citta_bot, posts_after
 
 from bot import ids
 from bot.client.bot import CittaBot
-from bot.ids import custom_id, step_id
+from bot.ids import custom_id, mine_id, step_id
 from bot.service import choices, questions
 
 __all__ = ["fake_discord"]
@@ -58,6 +59,7 @@ def _ids(game: int, version: int, seat: int) -> dict[ids.Kind, tuple[str, list[s
         ids.CONFIRM: (custom_id(game, version, seat, "confirm", "gold"), None),
         ids.STEP: (step_id(game, version, seat, ("build",)), None),
         ids.CHOOSE: (step_id(game, version, seat, (), select=0), ["gold"]),
+        ids.MINE: (mine_id(), [str(game)]),
     }
 
 
@@ -111,10 +113,11 @@ async def test_every_kind_is_refused_from_another_server_a_dm_another_channel_an
         idle = bob if mover is alice else alice
         made = _ids(table.game_id, await table.version(), table.seat(mover))
         everything = list(ids.KINDS)
+        placed = [k for k in everything if not k.personal]
         for user in (mover, idle):
-            await _refused(fake, bot, table.game_id, user, other.channel, [k for k in everything if k.game],
+            await _refused(fake, bot, table.game_id, user, other.channel, [k for k in placed if k.game],
                            made, "another server")  # fmt: skip
-            await _refused(fake, bot, table.game_id, user, fake.dm_channel(user), everything, made,
+            await _refused(fake, bot, table.game_id, user, fake.dm_channel(user), placed, made,
                            "not in direct messages")  # fmt: skip
             await _refused(
                 fake,
@@ -122,10 +125,17 @@ async def test_every_kind_is_refused_from_another_server_a_dm_another_channel_an
                 table.game_id,
                 user,
                 side,
-                [k for k in everything if not k.anywhere and k.game],
+                [k for k in placed if not k.anywhere and k.game],
                 made,
                 f"game {table.game_id} in <#{fake.channel.id}>",
             )
+        personal = [k for k in everything if k.personal and k.seat]
+        assert {k.name for k in personal} == {"close", "confirm", "step", "choose"}
+        for where in (other.channel, fake.dm_channel(idle), side):  # the seat's only, wherever
+            await _refused(fake, bot, table.game_id, idle, where, personal, made, "for (Alice|Bob)")
+        outsider = fake.user("carol")
+        await _refused(fake, bot, table.game_id, outsider, fake.dm_channel(outsider), [ids.MINE], made,
+                       "You do not play in game")  # fmt: skip
         # Kinds of no game act on the server they are pressed in, and "Go on here" in any channel of
         # the game's server: there they are let in, and refused by what they would do.
         await _refused(fake, bot, table.game_id, mover, other.channel, [ids.FORGET], made, "nothing of yours")

@@ -63,6 +63,7 @@ class TinyBot(commands.Bot):
         self.tree.add_command(citta, guild=self.guild)
         self.tree.add_command(hello)
         self.tree.add_command(perms)
+        self.tree.add_command(anywhere)
 
     async def setup_hook(self) -> None:
         self.add_view(GameView())
@@ -105,7 +106,18 @@ async def hello(interaction: discord.Interaction) -> None:
     await interaction.response.send_message(f"hello {interaction.user.name} ({where})")
 
 
+@app_commands.command(name="anywhere", description="A command users may install to their account")
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+async def anywhere(interaction: discord.Interaction) -> None:
+    context = interaction.context
+    where = "guild" if context.guild else "bot DM" if context.dm_channel else "private channel"
+    text = f"{where}; user install: {interaction.is_user_integration()}"
+    await interaction.response.send_message(text, ephemeral=True)
+
+
 @app_commands.command(name="perms", description="Say whether the member may manage the server")
+@app_commands.guild_only()
 async def perms(interaction: discord.Interaction) -> None:
     text = f"manage_guild={interaction.permissions.manage_guild}"
     tiny(interaction).seen.put_nowait(interaction.user)  # the member, with their roles
@@ -214,7 +226,7 @@ async def test_bot_connects_sees_the_guild_and_syncs_its_commands(fake: FakeDisc
     assert [c.name for c in guild.text_channels] == [fake.channel.name]
     assert bot.user is not None and bot.user.id == fake.bot_user.id == bot.application_id
     assert [c.name for c in bot.synced] == ["citta"] and bot.synced[0].id == fake.commands["citta"].id
-    assert [c.name for c in bot.synced_global] == ["hello", "perms"]
+    assert [c.name for c in bot.synced_global] == ["hello", "perms", "anywhere"]
     assert fake.commands["hello"].guild_id is None
     subcommands = {o["name"] for o in fake.commands["citta"].data["options"]}
     assert {"play", "hand", "board", "twice", "tell", "slow"} <= subcommands
@@ -408,6 +420,32 @@ async def test_global_command_works_in_a_dm(fake: FakeDiscord, bot: TinyBot) -> 
         await fake.slash(alice_, "citta hand", channel=fake.dm_channel(alice_))
     guild_rec = await fake.slash(alice_, "hello")
     assert guild_rec.original is not None and guild_rec.original.content == "hello alice (guild)"
+
+
+async def test_a_command_runs_only_in_the_contexts_it_allows_and_installs_to_users(
+    fake: FakeDiscord, bot: TinyBot
+) -> None:
+    alice_, bob = alice(fake), fake.user("bob")
+    group = fake.group_dm("friends", alice_, bob)
+    with pytest.raises(FakeDiscordError, match="not offered in a DM with the bot"):
+        await fake.slash(alice_, "perms", channel=fake.dm_channel(alice_))  # contexts: servers only
+    with pytest.raises(FakeDiscordError, match="installed to the user's account"):
+        await fake.slash(alice_, "anywhere", channel=group)
+    with pytest.raises(FakeDiscordError, match="not offered in a private channel"):
+        await fake.slash(alice_, "hello", channel=group)
+    fake.install_for(alice_)
+    said = []
+    for where in (fake.channel, fake.dm_channel(alice_), group):
+        rec = await fake.slash(alice_, "anywhere", channel=where)
+        assert rec.original is not None and rec.original.ephemeral
+        said.append(rec.original.content)
+    assert said == [
+        "guild; user install: True",
+        "bot DM; user install: True",
+        "private channel; user install: True",
+    ]
+    with pytest.raises(FakeDiscordError, match="not in the group DM"):
+        await fake.slash(fake.user("carol"), "anywhere", channel=group)
 
 
 async def test_serve_points_discord_py_at_the_fake_and_restores_it() -> None:

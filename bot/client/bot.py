@@ -135,17 +135,14 @@ class CittaBot(commands.AutoShardedBot):
         await process.take_over(self._service)
         self._deliverer = Deliverer.of(self._service, DiscordSender(self))
         await self.tree.set_translator(CittaTranslator())
-        add_commands(self.tree)
+        add_commands(self.tree, self.dev_guild)
         self.add_dynamic_items(*REGISTERED)
         self.clock_loop.start()
         self._spawn(self._start_up())
         if self.sync_commands:
+            synced = await self.tree.sync()
             if self.dev_guild is not None:
-                guild = discord.Object(id=self.dev_guild)
-                self.tree.copy_global_to(guild=guild)
-                synced = await self.tree.sync(guild=guild)
-            else:
-                synced = await self.tree.sync()
+                synced += await self.tree.sync(guild=discord.Object(id=self.dev_guild))
             COMMANDS.learn_synced(synced)
             log.info("Synced %d command(s)%s", len(synced), " to the dev guild" if self.dev_guild else "")
 

@@ -16,7 +16,7 @@ from bot.client.door import Component, Press
 from bot.client.replies import announce, answer, deliver
 from bot.errors import CittaError
 from bot.results import Message, Outcome, User
-from bot.service import absence, archive, leaving, lobby, moves, panel, questions, resume
+from bot.service import absence, archive, leaving, lobby, mine, moves, panel, questions, resume
 from bot.service.context import Context
 from i18n import N_, _
 
@@ -163,6 +163,18 @@ class Confirm(Component, kind=ids.CONFIRM):
         await announce(press.interaction, outcome)
 
 
+class MyGames(Component, kind=ids.MINE):
+    """``/citta-my-games``' menu: the panel of the game picked, privately, wherever the player is."""
+
+    async def act(self, press: Press) -> None:
+        if len(self.values) != 1:
+            raise CittaError(_("This menu is no longer used."))
+        await press.thinking()
+        reply = await mine.open_panel(press.ctx, press.user.id, self.values[0])
+        await absence.come_back(press.ctx, press.user.id, game_id=int(self.values[0]))
+        await answer(press.interaction, reply)
+
+
 REGISTERED = (
     Component,
     Join,
@@ -178,6 +190,7 @@ REGISTERED = (
     Step,
     Choose,
     Confirm,
+    MyGames,
 )
 """Every component class, for ``Client.add_dynamic_items``: one per kind of `bot.ids`, and the base
 for the ids no kind has (`Component`)."""

@@ -5,9 +5,11 @@ Plain facts in — the component's kind and id (`bot.ids`), who pressed it, in w
 channel — and out the game it names with its seats (and the presser's seat, for a seat's own
 component), or a `CittaError` that says why not, changing nothing:
 
-- a component is pressed in a server, never in a direct message (none is sent there);
+- a component is pressed in a server, never in a direct message, but a `personal` one;
 - a game's component only in that game's server, and in its channel or thread (a kind that may be
-  pressed `anywhere` in the server: in any of its channels);
+  pressed `anywhere` in the server: in any of its channels), but a `personal` one: the panel's
+  steps and ``/citta-my-games``' menu, which a player may use wherever they opened them (another
+  server, a direct message with the bot);
 - a seat's component (a move, the panel's steps) only by that seat's player (`whose`).
 
 Whether the presser may do what the component does (the host's Start, Abandon for the host or a
@@ -47,13 +49,22 @@ async def admit(ctx: Context, kind: Kind, ref: ButtonRef | None, *, user: int, g
     (None: a direct message) and ``channel`` in, or raise a `CittaError` that says why not."""
     if ref is None:
         raise NotUsed(_("This button is no longer used."))
-    if guild is None:
+    if guild is None and not kind.personal:
         raise NotAllowed(_(IN_A_DM))
     if not kind.game:
         return Admitted()
     row = await ctx.storage.games.game(ref.game)
     if row is None:
         raise NoGame(_("There is no such game."))
+    if not kind.personal:
+        in_its_place(kind, row, guild, channel)
+    seats = await ctx.storage.games.seats(row.id)
+    return Admitted(row, seats, whose(seats, ref.seat, user) if kind.seat else None)
+
+
+def in_its_place(kind: Kind, row: GameRow, guild: int | None, channel: int) -> None:
+    """Raise unless a press of ``kind`` in ``guild`` and ``channel`` is where the game ``row`` is
+    played: its server, and its channel (any channel of it for a kind pressed `anywhere`)."""
     if row.guild is not None and row.guild != guild:
         raise NotAllowed(_("This button belongs to a game of another server."))
     if not kind.anywhere and row.channel != channel:
@@ -61,8 +72,6 @@ async def admit(ctx: Context, kind: Kind, ref: ButtonRef | None, *, user: int, g
             _("This button belongs to game {game} in <#{channel}>: use it there.", game=row.id,
               channel=row.channel)
         )  # fmt: skip
-    seats = await ctx.storage.games.seats(row.id)
-    return Admitted(row, seats, whose(seats, ref.seat, user) if kind.seat else None)
 
 
 def whose(seats: list[SeatRow], seat: int | None, user: int) -> SeatRow:

@@ -30,11 +30,12 @@ The contract, common to both:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 from bot.results import Post
+from bot.storage.outbox_protocol import ClaimsProtocol, OutboxProtocol
 from bot.storage.rows import (
     Clock,
     Finished,
@@ -42,7 +43,6 @@ from bot.storage.rows import (
     GameSettings,
     LobbyView,
     MoveRow,
-    OutboxRow,
     Placing,
     Prefs,
     Rating,
@@ -52,6 +52,8 @@ from bot.storage.rows import (
     Standing,
 )
 from bot.storage.shards import Shards
+
+__all__ = ["ClaimsProtocol", "OutboxProtocol"]  # defined beside: the delivery's parts
 
 OPEN = ("lobby", "active")
 """The statuses of a game that holds its channel."""
@@ -90,6 +92,10 @@ class GamesProtocol(Protocol):
 
     async def seats(self, game_id: int) -> list[SeatRow]:
         """A game's seats in seat order (in a lobby: join order)."""
+
+    async def games_of(self, user_id: int, limit: int) -> list[tuple[GameRow, list[SeatRow]]]:
+        """The lobbies and running games, in every server, in which ``user_id`` holds a seat they
+        have not resigned, the most recently changed first (at most ``limit``), each with its seats."""
 
     async def create_lobby(
         self, *, guild: int | None, channel: int, host: int, host_name: str, setup: str,
@@ -262,77 +268,6 @@ class ClocksProtocol(Protocol):
         """Count a reminder for the ``reminded`` clocks, mark the ``stalled`` ones, and store the
         posts that tell them, in one transaction: the posts' outbox ids. None, storing nothing,
         when one of these clocks is no longer as given (reminded, restarted, paused meanwhile)."""
-
-
-class OutboxProtocol(Protocol):
-    """The announcements: stored with their change, sent in order per channel, marked as sent."""
-
-    async def enqueue(self, game: int | None, posts: Iterable[Post], now: int) -> list[int]:
-        """Store ``posts`` for delivery in a transaction of their own: their outbox ids."""
-
-    async def get(self, outbox_id: int) -> OutboxRow | None:
-        """One stored announcement."""
-
-    async def heads(self, shards: Shards | None = None) -> list[OutboxRow]:
-        """The oldest pending announcement of each channel (due or not, claimed or not) of the
-        servers on ``shards``, by id, without its attached file (``image`` None: the delivery
-        task schedules by these; `claim` reads the file). Not a claim: see `claim`."""
-
-    async def head(self, channel: int) -> OutboxRow | None:
-        """The oldest pending announcement of one channel (the next to send there)."""
-
-    async def claim(self, channel: int, owner: str, now: int, until: int) -> OutboxRow | None:
-        """Claim the channel's next announcement (its oldest pending one) for ``owner`` until
-        ``until``, if it is due (``next_try``) and not claimed by another owner until after
-        ``now``: the row, or None. Never a later post of the channel while that one is pending."""
-
-    async def trying(self, outbox_id: int, now: int) -> None:
-        """The channel post is about to be sent: one attempt more, tried at ``now``."""
-
-    async def dm_done(self, outbox_id: int, index: int, message_id: int) -> None:
-        """The ``index``-th DM was sent (``message_id``), cannot be delivered (0), or is being
-        sent (minus the time); the other DMs' marks are kept."""
-
-    async def sent(self, outbox_id: int, message_id: int | None, now: int) -> bool:
-        """Delivered: state ``sent``, the attached file dropped, the error cleared, and the
-        game's channel no longer marked as lacking a permission; whether another post of the
-        channel is pending (the delivery then claims it; else its lane may end)."""
-
-    async def retry(self, outbox_id: int, next_try: int, error: str) -> None:
-        """Not sent this time: due again at ``next_try`` (the channel's later posts wait), and no
-        longer claimed."""
-
-    async def unblock(self, shards: Shards | None = None) -> None:
-        """Permissions changed somewhere: the posts (of servers on ``shards``) waiting for one are
-        due again at once."""
-
-    async def failed(self, outbox_id: int, error: str) -> None:
-        """Discord refused this post for good: state ``failed``, passed over."""
-
-    async def prune(self, before: int) -> int:
-        """Forget the posts sent (or refused for good) before ``before`` (epoch seconds), but
-        each game's post of its current version (the server's history links to a finished
-        game's last post); how many were forgotten. Pending and held posts stay."""
-
-    async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
-        """The channel is gone: its pending posts are held and its open games paused (their ids)."""
-
-    async def release_channel(self, channel: int, now: int) -> list[int]:
-        """The channel can be posted in again (a locked thread unlocked): its held posts are due
-        at once and its paused games go on, not paused since ``now`` (their ids)."""
-
-
-class ClaimsProtocol(Protocol):
-    """The claims a process holds on clocks and pending announcements, all at once."""
-
-    async def release(self, owner: str) -> None:
-        """Give up every claim ``owner`` holds on clocks and pending announcements (it stops); a
-        sent announcement keeps the name of the process that sent it."""
-
-    async def take_over(self, slot: str, owner: str) -> None:
-        """Free the claims of earlier owners in ``slot`` (``slot#…``, not ``owner``) on clocks and
-        pending announcements: a process that starts where one died takes its work over at once
-        instead of after the leases."""
 
 
 class HistoryProtocol(Protocol):

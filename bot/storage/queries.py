@@ -176,3 +176,9 @@ NO_GAME_AFTER = 2**63 - 1
 FORMER_SEAT_SQL = "UPDATE seats SET name = $1, user_id = $2 WHERE game = $3 AND seat = $4"
 FORGET_RESULTS = "UPDATE results SET player = $1, user_id = NULL, name = $2 WHERE guild = $3 AND player = $4"
 FORGET_RATING = "DELETE FROM ratings WHERE guild = $1 AND player = $2"
+
+GAMES_OF = (
+    "SELECT * FROM games WHERE status IN ('lobby', 'active') AND id IN "
+    "(SELECT game FROM seats WHERE user_id = $1 AND NOT resigned) ORDER BY updated_at DESC, id DESC LIMIT $2"
+)
+"""The open games a user holds a seat in, the most recently changed first (`GamesProtocol.games_of`)."""

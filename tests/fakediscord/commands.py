@@ -13,6 +13,40 @@ _CONVERT: dict[int, Callable[[Any], Any]] = {3: str, 4: int, 5: bool, 10: float}
 _TYPE_NAMES = {3: "string", 4: "integer", 5: "boolean", 10: "number"}
 
 
+GUILD, BOT_DM, PRIVATE_CHANNEL = 0, 1, 2
+"""Discord's interaction context types: a server, the DM with the app's bot user, any other private
+channel (a group DM, a DM between users)."""
+_WHERE = {GUILD: "in a server", BOT_DM: "in a DM with the bot", PRIVATE_CHANNEL: "in a private channel"}
+
+
+def context_of(channel: FakeChannel, user: FakeUser) -> int:
+    """The context type of an interaction by ``user`` in ``channel``."""
+    if channel.guild_id is not None:
+        return GUILD
+    return BOT_DM if channel.recipient is user else PRIVATE_CHANNEL
+
+
+def check_context(cmd: Command, context: int, installed: bool) -> None:
+    """Raise as a Discord client would not offer ``cmd`` there: a command runs only in the contexts
+    it lists (``contexts``; unset: servers, and the bot's DM unless ``dm_permission`` is false, and
+    private channels for a command that may be installed to users), and in a private channel only if
+    it may be installed to users (``integration_types`` has 1) and the user installed the app."""
+    types: list[int] = cmd.data.get("integration_types") or [0]
+    contexts: list[int] | None = cmd.data.get("contexts")
+    if contexts is None:
+        contexts = [GUILD, BOT_DM] if cmd.data.get("dm_permission", True) else [GUILD]
+        contexts += [PRIVATE_CHANNEL] if 1 in types else []
+    if cmd.guild_id is not None:
+        contexts = [GUILD]
+    if context not in contexts:
+        raise FakeDiscordError(f"/{cmd.name} is not offered {_WHERE[context]} (its contexts: {contexts})")
+    if context == PRIVATE_CHANNEL and not (1 in types and installed):
+        raise FakeDiscordError(
+            f"/{cmd.name} runs in a private channel only when installed to the user's account "
+            f"(integration_types {types}; installed: {installed})"
+        )
+
+
 def command_data(
     commands: dict[str, Command],
     command: str,

@@ -14,8 +14,17 @@ from typing import Any, TypeVar
 import discord
 
 from . import payloads
-from .commands import command_data
-from .models import FORUM, Command, FakeChannel, FakeDiscordError, FakeMessage, FakeUser, InteractionRecord
+from .commands import check_context, command_data, context_of
+from .models import (
+    FORUM,
+    GROUP_DM,
+    Command,
+    FakeChannel,
+    FakeDiscordError,
+    FakeMessage,
+    FakeUser,
+    InteractionRecord,
+)
 from .process import BotProcess, spawn
 from .world import FakeWorld
 
@@ -77,6 +86,16 @@ class FakeDiscord(FakeWorld):
 
     def dm_channel(self, user: FakeUser) -> FakeChannel:
         return self.store.dm_channel(user)
+
+    def group_dm(self, name: str, *users: FakeUser) -> FakeChannel:
+        """A group DM of ``users`` that the bot is not in: its commands run there only for a user who
+        installed the app to their account (`install_for`)."""
+        return self.store.group_dm(name, list(users))
+
+    def install_for(self, user: FakeUser) -> None:
+        """``user`` adds the app to their account (Discord's user install): the commands that allow it
+        then run for them in private channels too."""
+        self.store.installed_by.add(user.id)
 
     @property
     def commands(self) -> dict[str, Command]:
@@ -327,6 +346,11 @@ class FakeDiscord(FakeWorld):
             raise FakeDiscordError(f"{user} cannot use an app in {channel}")
         if kind in (2, 4) and channel.archived:  # a user's message would unarchive it: `user_says`
             raise FakeDiscordError(f"{channel} is archived: a user cannot run a command there")
+        if channel.type == GROUP_DM and user not in channel.members:
+            raise FakeDiscordError(f"{user} is not in the group DM {channel}")
+        context = context_of(channel, user)
+        if kind in (2, 4):
+            check_context(self.commands[data["name"]], context, user.id in self.store.installed_by)
         rec = InteractionRecord(
             payloads.snowflake(),
             "itoken-" + secrets.token_urlsafe(24),
@@ -350,6 +374,8 @@ class FakeDiscord(FakeWorld):
             guild_locale=self.store.guild_locale,
             role=self.store.role(channel, user),
             role_id=self.store.role_id(channel, user),
+            context=context,
+            installed=user.id in self.store.installed_by,
         )
         if not self.connected:
             raise FakeDiscordError("no bot is connected to the fake gateway")

@@ -72,6 +72,7 @@ class FakeAttachment:
 
 
 TEXT, DM, PUBLIC_THREAD, FORUM = 0, 1, 11, 15  # channel types
+GROUP_DM = payloads.GROUP_DM
 
 
 @dataclass(eq=False)
@@ -107,12 +108,13 @@ class FakeGuild:
 
 @dataclass(eq=False)
 class FakeChannel:
-    """A guild text channel, a DM channel, a forum channel or a public thread (see ``type``)."""
+    """A guild text channel, a DM channel, a group DM, a forum channel or a public thread (see ``type``)."""
 
     id: int
     name: str
     guild_id: int | None = None
     recipient: FakeUser | None = None  # set for DM channels
+    members: list[FakeUser] = field(default_factory=list)  # a group DM's users (the bot is not one)
     messages: list[FakeMessage] = field(default_factory=list)
     type: int = TEXT
     overwrites: dict[int, Overwrite] = field(default_factory=dict)  # by role or member id

@@ -11,6 +11,9 @@ from typing import TYPE_CHECKING, Any
 from . import perms
 from .wire import ATTACHMENT_SIZE_LIMIT
 
+GROUP_DM = 3
+"""A group DM's channel type (`models.GROUP_DM`; the models import this module)."""
+
 if TYPE_CHECKING:
     from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser
 
@@ -88,6 +91,16 @@ def member(
 
 def channel(ch: FakeChannel) -> dict[str, Any]:
     """A channel object: DM (type 1), guild text (0) or forum (15) channel, or public thread (11)."""
+    if ch.type == GROUP_DM:
+        return {
+            "id": str(ch.id),
+            "type": GROUP_DM,
+            "name": ch.name,
+            "last_message_id": None,
+            "flags": 0,
+            "recipients": [user(u) for u in ch.members],
+            "owner_id": str(ch.members[0].id),
+        }
     if ch.recipient is not None:
         return {
             "id": str(ch.id),
@@ -280,12 +293,19 @@ def interaction(
     guild_locale: str = "en-US",
     role: int = 0,
     role_id: int | None = None,
+    context: int = 0,
+    installed: bool = False,
 ) -> dict[str, Any]:
     """An INTERACTION_CREATE payload with everything discord.py 2.7 reads; ``app_permissions`` and the
     member's ``permissions`` are the bot's and the user's in the channel (``role``: the permissions of
     the user's own role there, ``role_id`` its id, in the member's ``roles``); ``locale`` is the user's
-    client language, ``guild_locale`` the server's."""
+    client language, ``guild_locale`` the server's. ``context`` is where it happens (0 a server, 1 the
+    bot's DM, 2 another private channel) and ``authorizing_integration_owners`` who installed the app
+    for it, as Discord documents: "0" (a server install) the server's id, or "0" in the bot's DM; "1"
+    (a user install) the user's id, when they installed the app to their account."""
     guild_id = channel_.guild_id
+    owners = {} if context == 2 else {"0": str(guild_id or 0)}
+    owners |= {"1": str(user_.id)} if installed else {}
     out: dict[str, Any] = {
         "id": str(id),
         "application_id": str(application_id),
@@ -297,7 +317,7 @@ def interaction(
         "app_permissions": str(perms.in_channel(channel_, bot_id)),
         "entitlements": [],
         "entitlement_sku_ids": [],
-        "authorizing_integration_owners": {"0": str(guild_id or 0)},
+        "authorizing_integration_owners": owners,
         "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
         "channel": channel(channel_),
         "channel_id": str(channel_.id),
@@ -312,7 +332,7 @@ def interaction(
         out["context"] = 0
     else:
         out["user"] = user(user_)
-        out["context"] = 1
+        out["context"] = context
     if message_ is not None:
         out["message"] = message(message_)
     return out

@@ -14,6 +14,7 @@ from . import components, payloads
 from .components import COMPONENTS_V2
 from .models import (
     FORUM,
+    GROUP_DM,
     PUBLIC_THREAD,
     TEXT,
     Command,
@@ -53,6 +54,8 @@ class Store:
         self.messages: dict[int, FakeMessage] = {}
         self.attachments: dict[int, FakeAttachment] = {}
         self.commands: dict[tuple[int | None, str], Command] = {}
+        self.installed_by: set[int] = set()
+        """Users who installed the app to their account (Discord's user install, `install_for`)."""
         self.interactions: dict[int, InteractionRecord] = {}
         self.webhook_tokens: dict[str, InteractionRecord] = {}
         self.nonces: dict[tuple[int, str], FakeMessage] = {}  # (author id, nonce) → message
@@ -173,6 +176,13 @@ class Store:
             self.channels.pop(c.id, None)
         self.changed()
         return gone
+
+    def group_dm(self, name: str, users: list[FakeUser]) -> FakeChannel:
+        """A group DM of ``users``, which the bot is not in (an app reaches it only through the
+        commands a user installed to their account)."""
+        ch = FakeChannel(snowflake(), name, None, type=GROUP_DM, members=list(users))
+        self.channels[ch.id] = ch
+        return ch
 
     def dm_channel(self, u: FakeUser) -> FakeChannel:
         for ch in self.channels.values():

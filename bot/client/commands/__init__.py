@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.client.commands import clock, history, me, options, questions, table
+from bot.client.commands import clock, history, me, mine, options, questions, table
 from bot.client.commands.base import citta
 from bot.client.door import context_of, fail, speak_to
 from bot.errors import CittaError
@@ -28,7 +28,7 @@ from i18n import _
 log = logging.getLogger(__name__)
 MODULES = (table, questions, clock, history, me)
 """The modules that define ``/citta``'s subcommands (imported for that)."""
-GROUPS = (citta,)
+GROUPS: tuple[app_commands.Group | app_commands.Command[Any, ..., Any], ...] = (citta, mine.my_games)
 """The top-level commands, as the tree syncs them."""
 
 
@@ -70,7 +70,18 @@ class CittaTree(app_commands.CommandTree[Any]):
         await fail(interaction, cause, f"/{command}")
 
 
-def add_commands(tree: app_commands.CommandTree[Any]) -> None:
-    """Hang the bot's commands on ``tree``."""
+def add_commands(tree: app_commands.CommandTree[Any], dev_guild: int | None = None) -> None:
+    """Hang the bot's commands on ``tree``: all global; with a ``dev_guild``, the commands that run
+    only in servers are that server's instead (Discord offers a server's commands at once, global
+    ones after a while), and those that also run elsewhere (a DM, a user's install) stay global."""
     for group in GROUPS:
-        tree.add_command(group)
+        if dev_guild is not None and only_in_servers(group):
+            tree.add_command(group, guild=discord.Object(id=dev_guild))
+        else:
+            tree.add_command(group)
+
+
+def only_in_servers(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> bool:
+    """Whether a top-level command runs in servers only."""
+    contexts = command.allowed_contexts
+    return contexts is not None and not (contexts.dm_channel or contexts.private_channel)

@@ -98,6 +98,15 @@ class Games(Part):
         rows = await self.db.all(queries.SEATS, game_id)
         return [convert.seat(r) for r in rows]
 
+    async def games_of(self, user_id: int, limit: int) -> list[tuple[GameRow, list[SeatRow]]]:
+        """One statement: each game with its seats (each a record of the row type)."""
+        rows = await self.db.all(
+            "SELECT g.*, ARRAY(SELECT s FROM seats s WHERE s.game = g.id ORDER BY s.seat) AS seat_rows "
+            f"FROM ({queries.GAMES_OF}) g ORDER BY g.updated_at DESC, g.id DESC",
+            user_id, limit,
+        )  # fmt: skip
+        return [(convert.game(r), [convert.seat(s) for s in r["seat_rows"]]) for r in rows]
+
     async def create_lobby(
         self, *, guild: int | None, channel: int, host: int, host_name: str, setup: str,
         players_wanted: int | None, now: int, limit: int | None = None,

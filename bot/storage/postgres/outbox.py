@@ -15,7 +15,7 @@ a post another process is claiming at that moment is passed over, not waited for
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import TYPE_CHECKING
 
 from bot.results import Post
@@ -158,6 +158,14 @@ class Outbox(Part):
         """Forget the posts sent (or refused for good) before ``before``, but a game's post of
         its current version (the last one: the server's history links to it); how many."""
         return await self.db.execute(f"DELETE FROM outbox WHERE {queries.PRUNABLE}", before)
+
+    async def last_posts(self, games: Collection[int]) -> dict[int, tuple[int, int]]:
+        rows = await self.db.all(
+            "SELECT DISTINCT ON (game) game, channel, message_id FROM outbox WHERE state = 'sent' "
+            "AND edits IS NULL AND message_id > 0 AND game = ANY($1::bigint[]) ORDER BY game, id DESC",
+            list(games),
+        )
+        return {r["game"]: (r["channel"], r["message_id"]) for r in rows}
 
     async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
         """The channel is gone: its pending posts are held and its running games paused (their ids)."""

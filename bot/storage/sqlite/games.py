@@ -90,6 +90,17 @@ class Games(Part):
         rows = await self.db.all(qmarks(queries.SEATS), (game_id,))
         return [convert.seat(r) for r in rows]
 
+    async def games_of(self, user_id: int, limit: int) -> list[tuple[GameRow, list[SeatRow]]]:
+        async with self.db.locked() as conn:
+            games = await fetch_all(conn, qmarks(queries.GAMES_OF), (user_id, limit))
+            ids = [r["id"] for r in games]
+            seats = await fetch_all(
+                conn,
+                f"SELECT * FROM seats WHERE game IN ({', '.join('?' * len(ids))}) ORDER BY seat",
+                tuple(ids),
+            )
+        return [(convert.game(g), [convert.seat(r) for r in seats if r["game"] == g["id"]]) for g in games]
+
     async def create_lobby(
         self, *, guild: int | None, channel: int, host: int, host_name: str, setup: str,
         players_wanted: int | None, now: int, limit: int | None = None,

@@ -9,7 +9,7 @@ exactly one gets it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 import aiosqlite
 
@@ -143,6 +143,16 @@ class Outbox(Part):
         """Forget the posts sent (or refused for good) before ``before``, but a game's post of
         its current version (the last one: the server's history links to it); how many."""
         return await self.db.execute(f"DELETE FROM outbox WHERE {qmarks(queries.PRUNABLE)}", (before,))
+
+    async def last_posts(self, games: Collection[int]) -> dict[int, tuple[int, int]]:
+        ids = tuple(games)
+        rows = await self.db.all(
+            "SELECT game, channel, message_id FROM outbox WHERE id IN (SELECT max(id) FROM outbox WHERE "
+            f"state = 'sent' AND edits IS NULL AND message_id > 0 AND game IN ({', '.join('?' * len(ids))}) "
+            "GROUP BY game)",
+            ids,
+        )
+        return {r["game"]: (r["channel"], r["message_id"]) for r in rows}
 
     async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
         """The channel is gone: its pending posts are held and its running games paused (their ids)."""
