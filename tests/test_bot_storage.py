@@ -82,6 +82,9 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
     store = await open_storage(database)
     blob = "BYTEA" if isinstance(store, PostgresStorage) else "BLOB"
     undone = (
+        "ALTER TABLE players DROP COLUMN ahead",  # migration 12
+        "DROP INDEX seats_by_user",  # migration 11
+        "DROP INDEX outbox_by_game",
         "ALTER TABLE seats DROP COLUMN held_since",
         "DROP TABLE outbox_files",
         f"ALTER TABLE outbox ADD COLUMN image {blob}",

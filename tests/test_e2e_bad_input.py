@@ -65,7 +65,7 @@ async def test_bad_moves_and_wrong_players_are_refused_privately_and_change_noth
         assert "not started yet" in await refusal(fake, await fake.slash(alice, "citta play", move="gold"))
         assert "not started yet" in await refusal(fake, await fake.slash(alice, "citta board"))
         await fake.click(lobby, join, bob)
-        await fake.wait_for(lambda: bob.mention in lobby.text)
+        await fake.wait_for(lambda: bob.mention in lobby.text, 20)  # an outbox edit: slow under load
         started = await fake.click(lobby, start, alice)
         first = await table.begin(await announcement(fake, started))
         [user] = table.pending()

@@ -1,5 +1,6 @@
 """The seats the bot plays answer (part of the service layer): computer players, and resigned and
-absent players (see `bot.service.computer`).
+absent players (see `bot.service.computer`), and the decisions players answered ahead
+(`bot.service.ahead`).
 
 `advance` plays them one move at a time — one commit, one post each — until a person must decide
 or the game ends, each move thought out in a worker without holding the game's lock; a move stored
@@ -15,13 +16,15 @@ from bot.results import Outcome
 from bot.service.commit import Made, commit, stage
 from bot.service.context import Context
 from bot.service.ending import post_replay
-from bot.service.workers import decide_move
+from bot.service.standing import standing
+from bot.service.workers import answer_move, decide_move
 
 log = logging.getLogger(__name__)
 
 
 async def advance(ctx: Context, game_id: int) -> list[Outcome]:
-    """Play the seats the bot plays until a person must decide or the game ends: the outcomes."""
+    """Play the seats the bot plays, and the decisions players answered ahead (`bot.service.ahead`),
+    until a person must decide or the game ends: the outcomes."""
     outcomes: list[Outcome] = []
     while True:
         row = await ctx.storage.games.game(game_id)
@@ -30,27 +33,35 @@ async def advance(ctx: Context, game_id: int) -> list[Outcome]:
         if row is None or row.status != "active" or row.paused is not None:
             return outcomes
         seats = await ctx.storage.games.seats(game_id)
-        if not any(s.played_by_bot for s in seats):
-            return outcomes  # every seat is a player's own (most moves: no position to restore)
         by_seat = {s.seat: s for s in seats}
         game = ctx.positions.look(row)
-        todo = [s for s in game.pending_seats() if by_seat[s].played_by_bot]
-        if game.is_over or not todo:
+        if game.is_over:
+            return outcomes
+        pending = game.pending_seats()
+        answers = await standing(ctx, game, seats)
+        todo = [s for s in pending if by_seat[s].played_by_bot or s in answers]
+        if not todo:
             return outcomes
         seat = by_seat[todo[0]]
         assert row.snapshot is not None and row.record is not None
-        move, how = await ctx.workers.call(
-            decide_move, row.snapshot, row.record, seat, row.settings, row.version
-        )
+        if seat.seat in answers:
+            move = await ctx.workers.call(
+                answer_move, row.snapshot, row.record, seat.seat, answers[seat.seat], row.version
+            )
+            how = "ahead"
+        else:
+            move, how = await ctx.workers.call(
+                decide_move, row.snapshot, row.record, seat, row.settings, row.version
+            )
         async with ctx.game_lock(game_id):
             now_row = await ctx.storage.games.game(game_id)
             if now_row is None or now_row.version != row.version:
                 continue
             game = ctx.positions.take(row)
             before = stage(game)
-            made = [Made(seat.seat, move, game.play(seat.seat, move), auto=True, how=how)]
+            made = [Made(seat.seat, move, game.play(seat.seat, move), auto=how != "ahead", how=how)]
             batch = await ctx.storage.moves.last_batch_id(game_id)
             outcome = await commit(ctx, row, game, seats, made, actor=None, before=before, batch=batch)
         if outcome is not None:
-            log.info("game %s: the bot played %s for seat %s", game_id, move, seat.seat)
+            log.info("game %s: the bot played %s for seat %s (%s)", game_id, move, seat.seat, how)
             outcomes.append(outcome)

@@ -15,10 +15,11 @@ from dataclasses import dataclass
 import i18n
 from bot.ids import custom_id
 from bot.results import PEEK_LABEL, Button, DirectMessage, Drawing, Message, Outcome, Picture, Post, unreached
-from bot.service import clock, ending, pictures, summary
+from bot.service import ahead, clock, ending, pictures, summary
 from bot.service.computer import played_for
 from bot.service.context import Context
 from bot.service.drawings import new_key
+from bot.service.standing import standing
 from bot.service.workers import plan_moves
 from bot.storage.rows import Clock, GameRow, MoveRow, SeatRow, Secret
 from engine import Action, Event, Game
@@ -38,7 +39,8 @@ class Made:
     events: list[Event]
     auto: bool = False
     how: str = ""
-    """For a move the bot made: ``computer`` or ``default``."""
+    """For a move the bot made: ``computer`` or ``default``; ``ahead``: a player's standing answer
+    (`bot.service.ahead`), their own move (not ``auto``)."""
 
 
 def stage(game: Game) -> Stage:
@@ -151,7 +153,9 @@ async def commit(
         return None
     ctx.positions.keep(row.id, version, record, game)
     bots = {s.seat for s in seats if s.played_by_bot} | gone
-    return outcome.stored(ids, settled=not game.is_over and not bots & set(game.pending_seats()))
+    pending = set(game.pending_seats())
+    outside = any(d.kind in ahead.KINDS for s in pending - bots for d in game.pending_decisions(s))
+    return outcome.stored(ids, settled=game.is_over or not (bots & pending or outside))
 
 
 def let_go(ctx: Context, outcome: Outcome) -> None:
@@ -181,7 +185,7 @@ async def _outcome(
     with i18n.speaking(row.settings.language) as words:  # the channel's
         lines = [lead] if lead else []
         for m in made:
-            by = played_for(by_seat[m.seat], m.how) if m.auto else ""
+            by = played_for(by_seat[m.seat], m.how) if m.auto or m.how else ""
             lines.append(f"`{m.action}`{by} — {summary.summary_line(m.events, words=words)}")
         body = "\n".join(lines)
         if len(body) > summary.SUMMARY_LIMIT + 200:  # keep room for the mentions and a DM note
@@ -248,6 +252,8 @@ async def announce(
     names = {s.seat: s.name for s in seats}
     bots = {s.seat for s in seats if s.computer or s.resigned}  # the bot answers them: no button
     nxt, pinged = summary.next_line(game, users)
+    answered = {users[s] for s in await standing(ctx, game, seats)}  # at once: no need to ping them
+    pinged = tuple(u for u in pinged if u not in answered)
     pending, view = game.pending_seats(), game.view(None)
     drawing: Drawing | None = None
     drawn: tuple[Picture, ...] = ()

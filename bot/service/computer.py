@@ -44,6 +44,8 @@ def level_name(level: str | None) -> str:
 def played_for(seat: SeatRow, how: str) -> str:
     """The note after a move the bot made, e.g. ``(computer player, basic)``, in the current
     language (the game's, in the channel post)."""
+    if how == "ahead":
+        return " " + _("({name}'s answer ahead)", name=seat.name)
     if seat.computer:
         return " 🤖 " + _("(computer player, {level})", level=level_name(seat.ai_level))
     if seat.resigned:

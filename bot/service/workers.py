@@ -34,6 +34,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, TypeVar
 
+from bot.service import ahead
 from bot.service.computer import decide
 from bot.service.host import rss_mib, usable_cpus
 from bot.storage.rows import GameSettings, SeatRow
@@ -368,6 +369,12 @@ def decide_move(
 ) -> tuple[Action, str]:
     """`bot.service.computer.decide` on a stored position (runs in a worker)."""
     return decide(Game.restore(snapshot, record), seat, settings, seed)
+
+
+def answer_move(snapshot: dict[str, Any], record: dict[str, Any], seat: int, standing: dict[str, str],
+                seed: int) -> Action:  # fmt: skip
+    """`bot.service.ahead.answer` on a stored position (runs in a worker)."""
+    return ahead.answer(Game.restore(snapshot, record), seat, standing, seed)
 
 
 def plan_moves(

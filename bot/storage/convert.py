@@ -84,9 +84,15 @@ def clock(r: Row) -> Clock:
 
 
 def prefs(r: Row) -> Prefs:
+    ahead = json.loads(r["ahead"]) if r["ahead"] else {}
     return Prefs(
-        r["user_id"], r["quiet_start"], r["quiet_end"], r["utc_offset"], r["remind_by"], r["language"]
+        r["user_id"], r["quiet_start"], r["quiet_end"], r["utc_offset"], r["remind_by"], r["language"], ahead
     )
+
+
+def ahead_json(ahead: dict[str, str]) -> str | None:
+    """A player's standing answers as stored (None: none)."""
+    return json.dumps(ahead, sort_keys=True) if ahead else None
 
 
 def outbox(r: Row, image: bytes | None = None) -> OutboxRow:

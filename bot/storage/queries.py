@@ -76,10 +76,11 @@ NEW_SECRET = (
 # --- players --------------------------------------------------------------------------
 
 SET_PREFS = (
-    "INSERT INTO players (user_id, quiet_start, quiet_end, utc_offset, remind_by, language) "
-    "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (user_id) DO UPDATE SET "
+    "INSERT INTO players (user_id, quiet_start, quiet_end, utc_offset, remind_by, language, ahead) "
+    "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id) DO UPDATE SET "
     "quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
-    "utc_offset = excluded.utc_offset, remind_by = excluded.remind_by, language = excluded.language"
+    "utc_offset = excluded.utc_offset, remind_by = excluded.remind_by, language = excluded.language, "
+    "ahead = excluded.ahead"
 )
 PLAYS = "SELECT 1 FROM seats WHERE game = $1 AND user_id = $2"
 SEAT_USER = "SELECT user_id FROM seats WHERE game = $1 AND seat = $2"

@@ -180,6 +180,8 @@ class Prefs:
     remind_by: RemindBy = "mention"
     language: str | None = None
     """The language of what is private to this player; None: their Discord client's."""
+    ahead: dict[str, str] = field(default_factory=dict)
+    """Standing answers to the decisions asked outside their turn, by kind (`bot.service.ahead`)."""
 
 
 @dataclass(frozen=True)

@@ -84,4 +84,6 @@ def add_commands(tree: app_commands.CommandTree[Any], dev_guild: int | None = No
 def only_in_servers(command: app_commands.Command[Any, ..., Any] | app_commands.Group) -> bool:
     """Whether a top-level command runs in servers only."""
     contexts = command.allowed_contexts
-    return contexts is not None and not (contexts.dm_channel or contexts.private_channel)
+    return command.guild_only or (
+        contexts is not None and not (contexts.dm_channel or contexts.private_channel)
+    )

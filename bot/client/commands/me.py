@@ -8,7 +8,7 @@ from discord.app_commands import locale_str as _
 
 from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, ctx, guild, me
 from bot.client.replies import answer
-from bot.service import archive, settings
+from bot.service import ahead, archive, settings, standing
 
 
 @me.command(description=_("Your quiet hours, when you get no reminders (e.g. 22-08 UTC+1, or off)"))
@@ -42,6 +42,20 @@ async def language(interaction: Interaction, language: str | None = None) -> Non
             ctx(interaction), interaction.user.id, language=language, client=str(interaction.locale)
         ),
     )
+
+
+@me.command(
+    name="ahead",
+    description=_("Answer ahead the decisions asked outside your turn (prefer, first, starve, demolish)"),
+)
+@app_commands.rename(given="answer")
+@app_commands.describe(
+    kind=_("the kind of decision"),
+    given=_("computer (the strong computer decides for you), off, or for prefer your order of services"),
+)
+@app_commands.choices(kind=[app_commands.Choice(name=_(ahead.KIND_NAMES[k]), value=k) for k in ahead.KINDS])
+async def answer_ahead(interaction: Interaction, kind: str | None = None, given: str | None = None) -> None:
+    await answer(interaction, await standing.set_ahead(ctx(interaction), interaction.user.id, kind, given))
 
 
 @me.command(description=_("Take your name out of this server's finished games and delete your rating"))

@@ -26,7 +26,7 @@ class Players(Part):
         await self.db.execute(
             qmarks(queries.SET_PREFS),
             (prefs.user_id, prefs.quiet_start, prefs.quiet_end, prefs.utc_offset, prefs.remind_by,
-             prefs.language),
+             prefs.language, convert.ahead_json(prefs.ahead)),
         )  # fmt: skip
 
     async def come_back(self, game_id: int, seat: int) -> bool:
