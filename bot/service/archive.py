@@ -11,10 +11,12 @@ from collections import Counter
 from bot.errors import NoGame, NotAllowed
 from bot.ids import custom_id
 from bot.results import Button, Message, User
+from bot.service import reliability
 from bot.service.context import Context
 from bot.service.ending import replay_message
 from bot.service.history import favourite, number, signed
 from bot.service.lobby import clean_name
+from bot.service.reliability import Figures
 from bot.service.visible import Viewer, sees
 from bot.storage.rows import FORMER, Finished
 from i18n import N_, _, _n
@@ -95,10 +97,19 @@ async def leaderboard(ctx: Context, guild: int, user_id: int) -> Message:
 
 
 async def stats(ctx: Context, guild: int, user: User) -> Message:
-    """A player's record on this server: games, wins, scores, rating and trend, hunger, buildings."""
+    """A player's record on this server: games, wins, scores, rating and trend, hunger, buildings; and
+    their reliability and pace over the last 90 days, here and in all servers (`bot.service.reliability`)."""
     results = await ctx.storage.history.results_of(guild, f"user:{user.id}")
+    here, everywhere = (await reliability.figures(ctx, [user.id], guild)).get(user.id, (Figures(), Figures()))
+    pace = [
+        _("⏱ Last 90 days on this server: {figures}", figures=reliability.long(here)),
+        _("⏱ Last 90 days in all servers: {figures}", figures=reliability.long(everywhere)),
+    ]
     if not results:
-        raise NoGame(_("{name} has no finished game on this server yet.", name=clean_name(user.name)))
+        if everywhere.empty:
+            raise NoGame(_("{name} has no finished game on this server yet.", name=clean_name(user.name)))
+        head = _("📊 **{name}** has no finished game on this server yet.", name=clean_name(user.name))
+        return Message("\n".join([head, *pace]), ephemeral=True)
     places = [r.place for r in results]
     n, wins = len(places), sum(p.rank == 1 for p in places)
     scores = [p.score for p in places]
@@ -124,7 +135,7 @@ async def stats(ctx: Context, guild: int, user: User) -> Message:
         + (_("Favourite building: {building} ({count} built).", building=_(fav), count=built[fav]) if fav
            else _("No building built yet.")),
     ]  # fmt: skip
-    return Message("\n".join(lines), ephemeral=True)
+    return Message("\n".join([*lines, *pace]), ephemeral=True)
 
 
 async def shown_games(ctx: Context, guild: int, viewer: Viewer) -> list[Finished]:

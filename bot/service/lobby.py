@@ -17,19 +17,21 @@ for `Context.lobby_days` are closed by the clock (`bot.service.stale`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 import i18n
 from bot.errors import LobbyError, NoGame, NotAllowed
 from bot.ids import custom_id
 from bot.results import Button, Message, Outcome, Post, User
-from bot.service import summary
+from bot.service import reliability, summary
 from bot.service.commit import announce, fresh_clocks
 from bot.service.computer import levels
 from bot.service.context import Context
 from bot.service.lookup import told
+from bot.service.reliability import Figures
 from bot.storage.protocol import ChannelBusy
-from bot.storage.rows import GameRow, SeatRow, TooManyLobbies
+from bot.storage.rows import GameRow, LobbyView, SeatRow, TooManyLobbies
 from engine import Game
 from i18n import N_, _, _n
 
@@ -124,10 +126,24 @@ async def shown(ctx: Context, channel: int, message_id: int) -> None:
         await ctx.storage.games.show_lobby(row.id, message_id)
 
 
-def view(row: GameRow, seats: list[SeatRow]) -> Message:
-    """The lobby's message as the lobby is (`bot.storage.protocol.LobbyView`), in the game's language."""
+def view(row: GameRow, seats: list[SeatRow], figures: Mapping[int, Figures] | None = None) -> Message:
+    """The lobby's message as the lobby is (`bot.storage.protocol.LobbyView`), in the game's language;
+    with each player's ``figures`` beside them (`bot.service.reliability`)."""
     with i18n.speaking(row.settings.language):
-        return lobby_text(row, seats)
+        return lobby_text(row, seats, figures)
+
+
+async def viewer(ctx: Context, seats: list[SeatRow], *also: int) -> LobbyView:
+    """The lobby's message with the figures of the players in ``seats`` and of ``also`` (one about
+    to join): the view a lobby change stores its edit with."""
+    return _with(await reliability.everywhere(ctx, [*(s.user_id for s in seats), *also]))
+
+
+def _with(figures: Mapping[int, Figures]) -> LobbyView:
+    def shown(row: GameRow, seats: list[SeatRow]) -> Message:
+        return view(row, seats, figures)
+
+    return shown
 
 
 async def _changed(ctx: Context, row: GameRow, outcome: Outcome) -> Outcome:
@@ -145,8 +161,9 @@ async def lobby_message(ctx: Context, game_id: int) -> Message:
     if row is None:
         raise NoGame(_("There is no such game."))
     seats = await ctx.storage.games.seats(game_id)
+    figures = await reliability.everywhere(ctx, [s.user_id for s in seats]) if row.status == "lobby" else None
     with i18n.speaking(row.settings.language):
-        return lobby_text(row, seats)
+        return lobby_text(row, seats, figures)
 
 
 async def _lobby_row(ctx: Context, game_id: int, user_id: int | None = None) -> GameRow:
@@ -179,8 +196,13 @@ async def join(ctx: Context, game_id: int, user: User) -> Outcome:
 async def _join(ctx: Context, game_id: int, user: User) -> Outcome:
     row = await _lobby_row(ctx, game_id, user.id)
     limit = row.players_wanted or MAX_PLAYERS
+    seated = await ctx.storage.games.seats(game_id)
+    figures = await reliability.everywhere(ctx, [*(s.user_id for s in seated), user.id])
+    why = reliability.refusal(figures[user.id], row.settings)  # the host's minimum, if any
+    if why is not None and all(s.user_id != user.id for s in seated):
+        raise LobbyError(why)
     result = await ctx.storage.games.join_lobby(
-        game_id, user.id, clean_name(user.name), limit, ctx.now(), view=view
+        game_id, user.id, clean_name(user.name), limit, ctx.now(), view=_with(figures)
     )
     if result == "already":
         raise LobbyError(_("You are already in this game."))
@@ -205,7 +227,8 @@ async def leave(ctx: Context, game_id: int, user: User) -> Outcome:
 
 async def _leave(ctx: Context, game_id: int, user: User) -> Outcome:
     row = await _lobby_row(ctx, game_id, user.id)
-    result, _host = await ctx.storage.games.leave_lobby(game_id, user.id, ctx.now(), view=view)
+    shown = await viewer(ctx, await ctx.storage.games.seats(game_id))
+    result, _host = await ctx.storage.games.leave_lobby(game_id, user.id, ctx.now(), view=shown)
     if result == "not_in":
         raise LobbyError(_("You are not in this game."))
     if result == "closed":
@@ -234,8 +257,9 @@ async def _add_ai(ctx: Context, row: GameRow, user: User, level: str) -> Outcome
     row = await _lobby_row(ctx, row.id, user.id)
     limit = row.players_wanted or MAX_PLAYERS
     now = ctx.now()
+    shown = await viewer(ctx, await ctx.storage.games.seats(row.id))
     result, k = await ctx.storage.games.add_computer(
-        row.id, by=user.id, level=level, limit=limit, now=now, since=now - SAME_REQUEST, view=view
+        row.id, by=user.id, level=level, limit=limit, now=now, since=now - SAME_REQUEST, view=shown
     )
     if result == "recent":
         raise LobbyError(
@@ -304,15 +328,18 @@ async def _start(ctx: Context, row: GameRow, seats: list[SeatRow], user_id: int)
     return (await _changed(ctx, row, outcome)).stored(ids)
 
 
-def lobby_text(row: GameRow, seats: list[SeatRow]) -> Message:
-    """The lobby message in the current language."""
+def lobby_text(row: GameRow, seats: list[SeatRow], figures: Mapping[int, Figures] | None = None) -> Message:
+    """The lobby message in the current language; an open lobby shows the ``figures`` of each player
+    beside them, and the host's minimum to join."""
     if row.players_wanted:
         wanted = _n("{count} player", "{count} players", row.players_wanted)
     else:
         wanted = _("{low}–{high} players", low=MIN_PLAYERS, high=MAX_PLAYERS)
     listing = "\n".join(
-        _("{number}. {who} (host)", number=s.seat + 1, who=who(s)) if s.user_id == row.host
-        else f"{s.seat + 1}. {who(s)}"
+        (_("{number}. {who} (host)", number=s.seat + 1, who=who(s)) if s.user_id == row.host
+         else f"{s.seat + 1}. {who(s)}")
+        + (f" — {reliability.short(figures[s.user_id])}" if row.status == "lobby" and figures
+           and s.user_id in figures else "")
         for s in seats
     )  # fmt: skip
     if row.status != "lobby":
@@ -326,6 +353,8 @@ def lobby_text(row: GameRow, seats: list[SeatRow]) -> Message:
         "**Start** (`/citta add-ai` adds a computer player).",
         setup=_(SETUPS.get(row.setup, row.setup)), wanted=wanted,
     )  # fmt: skip
+    if (minimum := reliability.minimum_text(row.settings)) is not None:
+        text += "\n" + minimum
     buttons = (
         Button(_("Join"), custom_id(row.id, 0, None, "join"), "success"),
         Button(_("Leave"), custom_id(row.id, 0, None, "leave"), "secondary"),

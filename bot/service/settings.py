@@ -11,10 +11,10 @@ from dataclasses import replace
 import i18n
 from bot.errors import CittaError, NotAllowed
 from bot.results import Message, Outcome
-from bot.service import clock
+from bot.service import clock, reliability
 from bot.service.computer import levels
 from bot.service.context import Context
-from bot.service.lobby import view as lobby_view
+from bot.service.lobby import viewer as lobby_viewer
 from bot.service.lookup import game_row, told
 from bot.storage.rows import POLICIES, GameSettings, Policy, Prefs, RemindBy
 from i18n import N_, _, _n
@@ -57,7 +57,8 @@ def describe_settings(s: GameSettings) -> str:
         ),
         _("Language of the posts: {language}.", language=language_name(s.language)),
     )
-    return "\n".join(lines)
+    minimum = reliability.minimum_text(s)
+    return "\n".join(lines if minimum is None else (*lines, minimum))
 
 
 def language_name(code: str | None) -> str:
@@ -75,12 +76,14 @@ async def settings(
     ctx: Context, user_id: int, *, channel: int, can_manage: bool = False, deadline: int | None = None,
     reminders: int | None = None, policy: str | None = None, level: str | None = None,
     board: str | None = None, vacation: int | None = None, language: str | None = None,
+    finished: int | None = None, pace: int | None = None,
 ) -> Outcome:  # fmt: skip
     """Show the game's settings, or change those given (host or Manage Server). The
-    ``language`` is that of the game's channel posts and pictures."""
+    ``language`` is that of the game's channel posts and pictures; ``finished`` (percent) and
+    ``pace`` (hours) are the minimum a player who joins must meet (`bot.service.reliability`)."""
     row = await game_row(ctx, channel, None, active=False)
     s = row.settings
-    asked = (deadline, reminders, policy, level, board, vacation, language)
+    asked = (deadline, reminders, policy, level, board, vacation, language, finished, pace)
     if all(v is None for v in asked):
         text = _("Settings of game {game}:", game=row.id) + "\n" + describe_settings(s)
         return Outcome(Message(text, ephemeral=True))
@@ -102,6 +105,12 @@ async def settings(
         raise SettingsError(_("The vacation allowance is 0 to {days} days a year.", days=MAX_VACATION_DAYS))
     if language is not None and i18n.supported(language) is None:
         raise SettingsError(_("The languages are {languages}.", languages=_languages()))
+    if finished is not None and not 0 <= finished <= 100:
+        raise SettingsError(_("The share of games finished to join is 0 (none) to 100 percent."))
+    if pace is not None and not 0 <= pace <= MAX_DEADLINE_HOURS:
+        raise SettingsError(
+            _("The median time to move to join is 0 (none) to {hours} hours.", hours=MAX_DEADLINE_HOURS)
+        )
     new = replace(
         s,
         deadline_hours=s.deadline_hours if deadline is None else deadline,
@@ -111,9 +120,12 @@ async def settings(
         board_every="move" if board == "move" else "round" if board == "round" else s.board_every,
         vacation_days=s.vacation_days if vacation is None else vacation,
         language=s.language if language is None else i18n.choose(language),
+        min_finished=s.min_finished if finished is None else finished,
+        max_pace_hours=s.max_pace_hours if pace is None else pace,
     )
     if row.status == "lobby":  # a lobby's activity; its message shows the language
-        await ctx.storage.games.set_settings(row.id, new, now=ctx.now(), view=lobby_view)
+        shown = await lobby_viewer(ctx, await ctx.storage.games.seats(row.id))
+        await ctx.storage.games.set_settings(row.id, new, now=ctx.now(), view=shown)
     else:
         await ctx.storage.games.set_settings(row.id, new)
     with i18n.speaking(new.language):  # the announcement is public: in the game's (new) language

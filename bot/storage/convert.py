@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from bot.storage.rows import (
     Clock,
+    Deed,
     GameRow,
     GameSettings,
     MoveRow,
@@ -20,7 +21,8 @@ from bot.storage.rows import (
 )
 
 SETTING_COLUMNS = (
-    "deadline_hours", "remind_hours", "policy", "ai_level", "board_every", "vacation_days", "language"
+    "deadline_hours", "remind_hours", "policy", "ai_level", "board_every", "vacation_days", "language",
+    "min_finished", "max_pace_hours",
 )  # fmt: skip
 
 
@@ -42,6 +44,10 @@ def game(row: Row) -> GameRow:
         updated_at=row["updated_at"], settings=settings, paused=row["paused"], blocked=row["blocked"],
         lobby_message=row["lobby_message"], computer_by=row["computer_by"], computer_at=row["computer_at"],
     )  # fmt: skip
+
+
+def deed(r: Row) -> Deed:
+    return Deed(r["user_id"], r["guild"], r["kind"], r["at"], r["waited"])
 
 
 def seat(r: Row) -> SeatRow:

@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 ORDER = {
     "games": ("id",), "seats": ("game", "seat"), "moves": ("game", "number"), "secrets": ("rowid",),
     "players": ("user_id",), "clocks": ("game", "seat"), "outbox": ("id",), "outbox_files": ("outbox",),
-    "results": ("game", "seat"), "ratings": ("guild", "player"),
+    "results": ("game", "seat"), "ratings": ("guild", "player"), "conduct": ("game", "at", "seat", "kind"),
 }  # fmt: skip
 """The tables in the order they are copied (every reference points to an earlier one), with the
 order their rows are read in (``rowid``: the order stored, kept in PostgreSQL's ``id``)."""

@@ -38,6 +38,7 @@ from bot.results import Post
 from bot.storage.outbox_protocol import ClaimsProtocol, OutboxProtocol
 from bot.storage.rows import (
     Clock,
+    Deed,
     Finished,
     GameRow,
     GameSettings,
@@ -158,10 +159,9 @@ class GamesProtocol(Protocol):
         """Remember which permissions the table was told are missing; False if it was told already."""
 
     async def move_game(self, game_id: int, channel: int, now: int) -> int | None:
-        """A paused game goes on in ``channel``, which has no open game: its held and waiting
-        posts go there, due at once, each with a new nonce (how many); the game is no longer
-        paused from ``now``. None, changing nothing: the game is not paused (any more) or
-        ``channel`` has an open game."""
+        """A paused game goes on in ``channel``, which has no open game: its held and waiting posts go
+        there, due at once, each with a new nonce (how many); the game is no longer paused from
+        ``now``. None, changing nothing: the game is not paused (any more) or ``channel`` has one."""
 
 
 class MovesProtocol(Protocol):
@@ -201,18 +201,18 @@ class MovesProtocol(Protocol):
         """Store moves made on the running game at version ``based_on``, with everything they
         change and the ``posts`` announcing them, in one transaction: the posts' outbox ids.
 
-        The version check: the game's row is updated only where ``version = based_on`` and
-        the status is ``active``; the new version is ``based_on + len(moves)`` (or
-        ``based_on + 1`` for an undo, so old buttons stay stale). When no row matched (another
-        commit on that version was stored first, in this process or another, or the game is no
-        longer running) it returns None and stores nothing: never two moves on one version.
+        The version check: the game's row is updated only where ``version = based_on`` and the status
+        is ``active``; the new version is ``based_on + len(moves)`` (or ``based_on + 1`` for an undo,
+        so old buttons stay stale). When no row matched (another commit on that version was stored
+        first, in this process or another, or the game is no longer running) it returns None and
+        stores nothing: never two moves on one version.
 
         ``moves`` join the batch ``batch`` (default: a batch of their own, ``based_on``);
-        ``secrets`` are private events; ``resign`` and ``away`` mark seats; ``undo`` lists move
-        numbers taken back; ``clocks`` are the seats waited for now (others' clocks are dropped,
-        those still waited for keep theirs unless in ``restart``); ``placings`` are the results
-        of a game these moves end, stored with the ratings of ``guild``.
-        """
+        ``secrets`` are private events; ``resign`` and ``away`` mark seats (and are noted as the
+        players' conduct, a resignation and a missed deadline, as is an answer after its deadline;
+        each seat's first answer notes when it was asked, its clock); ``undo`` lists move numbers
+        taken back; ``clocks`` are the seats waited for now (others' clocks are dropped, those still
+        waited for keep theirs unless in ``restart``); ``placings`` end the game (rated in ``guild``)."""
 
 
 class PlayersProtocol(Protocol):
@@ -224,32 +224,35 @@ class PlayersProtocol(Protocol):
     async def set_prefs(self, prefs: Prefs) -> None:
         """Store (insert or replace) a player's preferences."""
 
+    async def deeds(self, user_ids: Collection[int], since: int) -> list[Deed]:
+        """What these users did in their games from ``since`` on, by time: games finished in their seat
+        (not resigned), deadlines missed, resignations, seats left (handed to someone else), and the
+        moves they answered with the time each took (`MovesProtocol.commit_moves` notes it)."""
+
     async def come_back(self, game_id: int, seat: int) -> bool:
         """Give an absent player their seat back; False if they were not away."""
 
     async def replace_player(self, game_id: int, seat: int, user_id: int, now: int) -> bool:
-        """Hand a seat to another user (with the host role if the old player had it, and a fresh
-        clock); False if that user already plays in the game or there is no such seat."""
+        """Hand a seat to another user (with the host role if the old player had it, and a fresh clock;
+        the old player's leaving noted as their conduct); False if that user already plays there."""
 
     async def set_vacation(
         self, game_id: int, seat: int, *, until: int | None, used: int, year: int | None, shift: int,
         was: int | None, request: int | None = None,
     ) -> bool:  # fmt: skip
-        """Record a seat's vacation and move its clock's deadline by ``shift`` seconds (never
-        below no pause), if its vacation still ends at ``was`` and its last change was not
-        ``request`` (a request's key, such as the interaction's id, remembered with it); False (no
-        change) otherwise, so of two copies of one request only the first applies, whenever the
-        second one read the seat."""
+        """Record a seat's vacation and move its clock's deadline by ``shift`` seconds (never below no
+        pause), if its vacation still ends at ``was`` and its last change was not ``request`` (a
+        request's key, such as the interaction's id, remembered with it); False (no change)
+        otherwise, so of two copies of one request only the first applies, whenever the second read."""
 
 
 class ClocksProtocol(Protocol):
     """The seats' clocks: deadlines, reminders, and the claims on a game's clock."""
 
     async def get(self, game_id: int | None = None) -> list[Clock]:
-        """The clocks of one running game, or of every running game, by game and seat. A clock
-        is the time we began waiting for a seat (plus vacation), and the reminders sent: the
-        deadline and the next reminder are computed from it by the service, so they survive a
-        restart."""
+        """The clocks of one running game, or of every running game, by game and seat. A clock is the
+        time we began waiting for a seat (plus vacation), and the reminders sent: the deadline and
+        the next reminder are computed from it by the service, so they survive a restart."""
 
     async def reset(self, game_id: int, clocks: list[Clock]) -> None:
         """Start these seats' clocks afresh (``since``, ``paused``; no reminder sent yet)."""
@@ -291,16 +294,14 @@ class HistoryProtocol(Protocol):
         """The placings of a finished game by seat ([] when it has none)."""
 
     async def unreplayed(self, shards: Shards | None = None) -> list[int]:
-        """The finished, rated games (of servers on ``shards``) whose replay has not been stored
-        yet, by id."""
+        """The finished, rated games (of servers on ``shards``) without their replay stored, by id."""
 
     async def store_replay(self, game_id: int, posts: Sequence[Post], now: int) -> list[int] | None:
         """Mark the game's replay as made and store its ``posts``, once: None if it was already
         made (by this process or another)."""
 
     async def games_to_forget(self, guild: int, user_id: int) -> int:
-        """How many of ``guild``'s finished (or abandoned) games the user played in: those
-        `forget` would take their name out of."""
+        """How many of ``guild``'s finished (or abandoned) games the user played in (`forget`s)."""
 
     async def forget(self, guild: int, user_id: int) -> int:
         """Take a player's name out of ``guild``'s finished games and delete their rating: how

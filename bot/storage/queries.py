@@ -73,6 +73,44 @@ NEW_SECRET = (
     "INSERT INTO secrets (game, seat, year, move, kind, text, told) VALUES ($1, $2, $3, $4, $5, $6, $7)"
 )
 
+ASKED = (
+    "UPDATE moves SET asked_at = (SELECT c.since + c.paused FROM clocks c WHERE c.game = moves.game "
+    "AND c.seat = moves.seat) WHERE game = $1 AND number > $2 AND NOT auto AND number = (SELECT "
+    "MIN(m.number) FROM moves m WHERE m.game = moves.game AND m.seat = moves.seat AND m.number > $3 "
+    "AND NOT m.auto)"
+)
+"""When each seat that answered in a commit (its first own move after version ``$2`` = ``$3``) was
+asked: its clock, vacation added. Run inside the commit, before the clocks change."""
+LATE = (
+    "INSERT INTO conduct (game, seat, user_id, kind, at) SELECT c.game, c.seat, s.user_id, 'missed', "
+    "CAST($1 AS BIGINT) "
+    "FROM clocks c JOIN seats s ON s.game = c.game AND s.seat = c.seat JOIN games g ON g.id = c.game "
+    "WHERE c.game = $2 AND g.deadline_hours > 0 AND c.since + c.paused + g.deadline_hours * 3600 <= $3 "
+    "AND c.seat IN (SELECT m.seat FROM moves m WHERE m.game = $4 AND m.number > $5 AND NOT m.auto)"
+)
+"""A deadline missed by each seat that answered in a commit (moves after version ``$5``) at ``$3``,
+after its deadline (the game's at that moment). Run inside the commit, before the clocks change."""
+CONDUCT = (
+    "INSERT INTO conduct (game, seat, user_id, kind, at) SELECT game, seat, user_id, CAST($1 AS TEXT), "
+    "CAST($2 AS BIGINT) FROM seats "
+    "WHERE game = $3 AND seat = $4"
+)
+"""What the player holding a seat did (`conduct.kind`), at ``$2``."""
+DEEDS = (
+    "SELECT r.user_id, r.guild, 'finished' AS kind, r.ended_at AS at, CAST(NULL AS BIGINT) AS waited FROM results r "
+    "WHERE r.user_id {users}$1{end} AND r.ended_at >= $2 AND NOT r.resigned "
+    "UNION ALL SELECT c.user_id, COALESCE(g.guild, 0), c.kind, c.at, CAST(NULL AS BIGINT) FROM conduct c "
+    "JOIN games g ON g.id = c.game WHERE c.user_id {users}$3{end} AND c.at >= $4 "
+    "UNION ALL SELECT s.user_id, COALESCE(g.guild, 0), 'moved', m.created_at, m.created_at - m.asked_at "
+    "FROM seats s JOIN games g ON g.id = s.game JOIN moves m ON m.game = s.game AND m.seat = s.seat "
+    "AND m.number > s.held_since WHERE s.user_id {users}$5{end} AND m.asked_at IS NOT NULL "
+    "AND NOT m.undone AND m.created_at >= $6 ORDER BY 4, 1, 3, 5"
+)
+"""What players did since ``$2`` (= ``$4``, ``$6``), each a `Deed`: the games they finished in
+their seat (not resigned), their conduct, and the moves they answered (those of a seat's present
+holder: a former holder's are not theirs to count) with the time they took. ``{users}$n{end}`` is
+the backend's test that the user is one of a list (one parameter)."""
+
 # --- players --------------------------------------------------------------------------
 
 SET_PREFS = (

@@ -36,6 +36,11 @@ class GameSettings:
     """Days of vacation each player may take per year in this game."""
     language: str = "en"
     """The language of the game's channel posts and pictures (`i18n.LANGUAGES`)."""
+    min_finished: int = 0
+    """The share of their games (percent) a player must have finished to join; 0: none
+    (`bot.service.reliability`)."""
+    max_pace_hours: int = 0
+    """The longest median time to move (hours) a player may have to join; 0: none."""
 
 
 @dataclass(frozen=True)
@@ -165,6 +170,19 @@ class Clock:
     reminders: int = 0
     last_reminded: int | None = None
     stalled: bool = False
+
+
+@dataclass(frozen=True)
+class Deed:
+    """One thing a player did in a game, as their figures count it (`bot.service.reliability`)."""
+
+    user_id: int
+    guild: int
+    """The game's server (0: none)."""
+    kind: Literal["finished", "resigned", "left", "missed", "moved"]
+    at: int
+    waited: int | None = None
+    """For ``moved``: seconds from the decision asked to the answer."""
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,8 @@ BOARD_CHOICES = [
     board=_("post the board after every move or at the end of each round"),
     vacation=_("vacation days each player may take per year"),
     language=_("the language of the game's posts and pictures"),
+    finished=_("to join: the least share (%) of their games a player finished in 90 days (0: none)"),
+    pace=_("to join: the most hours a player took to move, at the median over 90 days (0: none)"),
 )
 @app_commands.choices(
     language=LANGUAGE_CHOICES, policy=POLICY_CHOICES, level=LEVEL_CHOICES, board=BOARD_CHOICES
@@ -46,6 +48,8 @@ async def settings(
     board: str | None = None,
     vacation: app_commands.Range[int, 0, 60] | None = None,
     language: str | None = None,
+    finished: app_commands.Range[int, 0, 100] | None = None,
+    pace: app_commands.Range[int, 0, 336] | None = None,
 ) -> None:
     await deliver(
         interaction,
@@ -61,6 +65,8 @@ async def settings(
             board=board,
             vacation=vacation,
             language=language,
+            finished=finished,
+            pace=pace,
         ),
     )
 

@@ -103,6 +103,8 @@ class Moves(Part):
                 [(game_id, m.number, m.seat, m.text, m.summary, bool(m.auto), now, bool(m.reveals),
                   based_on if batch is None else batch, events_json(m)) for m in moves],
             )  # fmt: skip
+            await conn.execute(queries.ASKED, game_id, based_on, based_on)
+            await conn.execute(queries.LATE, now, game_id, now, game_id, based_on)
             await many(
                 conn,
                 queries.NEW_SECRET,
@@ -113,6 +115,9 @@ class Moves(Part):
                 "UPDATE moves SET undone = true WHERE game = $1 AND number = $2",
                 [(game_id, n) for n in undo],
             )
+            conduct = [("resigned", resign)] if resign is not None else []
+            conduct += [("missed", a) for a in away]
+            await many(conn, queries.CONDUCT, [(k, now, game_id, seat) for k, seat in conduct])
             if resign is not None:
                 await conn.execute(
                     "UPDATE seats SET resigned = true WHERE game = $1 AND seat = $2", game_id, resign

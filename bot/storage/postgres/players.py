@@ -8,7 +8,7 @@ from collections.abc import Collection
 
 from bot.storage import convert, queries
 from bot.storage.postgres.base import Part, affected, lock_game
-from bot.storage.rows import Prefs
+from bot.storage.rows import Deed, Prefs
 
 
 class Players(Part):
@@ -28,6 +28,13 @@ class Players(Part):
             prefs.language, convert.ahead_json(prefs.ahead),
         )  # fmt: skip
 
+    async def deeds(self, user_ids: Collection[int], since: int) -> list[Deed]:
+        """What these users did in their games since ``since`` (`bot.storage.queries.DEEDS`)."""
+        users = sorted(set(user_ids))
+        sql = queries.DEEDS.format(users="= ANY(", end=")")
+        rows = await self.db.all(sql, users, since, users, since, users, since)
+        return [convert.deed(r) for r in rows]
+
     async def come_back(self, game_id: int, seat: int) -> bool:
         """Give an absent player their seat back; False if they were not away."""
         changed = await self.db.execute(
@@ -43,6 +50,7 @@ class Players(Part):
             old = await conn.fetchval(queries.SEAT_USER, game_id, seat)
             if taken is not None or old is None:
                 return False
+            await conn.execute(queries.CONDUCT, "left", now, game_id, seat)
             await conn.execute(queries.NEW_HOST, user_id, game_id, old)
             await conn.execute(
                 "UPDATE seats SET user_id = $1, resigned = false, away = false, vacation_until = NULL, "

@@ -113,6 +113,8 @@ class Moves(Part):
                 [(game_id, m.number, m.seat, m.text, m.summary, int(m.auto), now, int(m.reveals),
                   based_on if batch is None else batch, events_json(m)) for m in moves],
             )  # fmt: skip
+            await conn.execute(qmarks(queries.ASKED), (game_id, based_on, based_on))
+            await conn.execute(qmarks(queries.LATE), (now, game_id, now, game_id, based_on))
             await many(
                 conn,
                 qmarks(queries.NEW_SECRET),
@@ -123,6 +125,9 @@ class Moves(Part):
                 "UPDATE moves SET undone = 1 WHERE game = ? AND number = ?",
                 [(game_id, n) for n in undo],
             )
+            conduct = [("resigned", resign)] if resign is not None else []
+            conduct += [("missed", a) for a in away]
+            await many(conn, qmarks(queries.CONDUCT), [(k, now, game_id, seat) for k, seat in conduct])
             if resign is not None:
                 await conn.execute(
                     "UPDATE seats SET resigned = 1 WHERE game = ? AND seat = ?", (game_id, resign)

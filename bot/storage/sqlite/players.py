@@ -3,11 +3,12 @@ and hand-overs."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection
 
 from bot.storage import convert, queries
-from bot.storage.queries import qmarks
-from bot.storage.rows import Prefs
+from bot.storage.queries import DEEDS, qmarks
+from bot.storage.rows import Deed, Prefs
 from bot.storage.sqlite.base import Part, fetch_one
 
 
@@ -29,6 +30,13 @@ class Players(Part):
              prefs.language, convert.ahead_json(prefs.ahead)),
         )  # fmt: skip
 
+    async def deeds(self, user_ids: Collection[int], since: int) -> list[Deed]:
+        """What these users did in their games since ``since`` (`bot.storage.queries.DEEDS`)."""
+        users = json.dumps(sorted(set(user_ids)))
+        sql = qmarks(DEEDS.format(users="IN (SELECT value FROM json_each(", end="))"))
+        rows = await self.db.all(sql, (users, since, users, since, users, since))
+        return [convert.deed(r) for r in rows]
+
     async def come_back(self, game_id: int, seat: int) -> bool:
         """Give an absent player their seat back; False if they were not away."""
         changed = await self.db.execute(
@@ -43,6 +51,7 @@ class Players(Part):
             old = await fetch_one(conn, qmarks(queries.SEAT_USER), (game_id, seat))
             if taken is not None or old is None:
                 return False
+            await conn.execute(qmarks(queries.CONDUCT), ("left", now, game_id, seat))
             await conn.execute(qmarks(queries.NEW_HOST), (user_id, game_id, old["user_id"]))
             await conn.execute(
                 "UPDATE seats SET user_id = ?, resigned = 0, away = 0, vacation_until = NULL, "
