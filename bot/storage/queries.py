@@ -97,8 +97,8 @@ CONDUCT = (
 )
 """What the player holding a seat did (`conduct.kind`), at ``$2``."""
 DEEDS = (
-    "SELECT r.user_id, r.guild, 'finished' AS kind, r.ended_at AS at, CAST(NULL AS BIGINT) AS waited FROM results r "
-    "WHERE r.user_id {users}$1{end} AND r.ended_at >= $2 AND NOT r.resigned "
+    "SELECT r.user_id, r.guild, 'finished' AS kind, r.ended_at AS at, CAST(NULL AS BIGINT) AS waited "
+    "FROM results r WHERE r.user_id {users}$1{end} AND r.ended_at >= $2 AND NOT r.resigned "
     "UNION ALL SELECT c.user_id, COALESCE(g.guild, 0), c.kind, c.at, CAST(NULL AS BIGINT) FROM conduct c "
     "JOIN games g ON g.id = c.game WHERE c.user_id {users}$3{end} AND c.at >= $4 "
     "UNION ALL SELECT s.user_id, COALESCE(g.guild, 0), 'moved', m.created_at, m.created_at - m.asked_at "
