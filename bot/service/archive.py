@@ -106,7 +106,7 @@ async def stats(ctx: Context, guild: int, user: User) -> Message:
         _("⏱ Last 90 days in all servers: {figures}", figures=reliability.long(everywhere)),
     ]
     if not results:
-        if everywhere.empty:
+        if here.empty:  # their figures elsewhere are not this server's business alone
             raise NoGame(_("{name} has no finished game on this server yet.", name=clean_name(user.name)))
         head = _("📊 **{name}** has no finished game on this server yet.", name=clean_name(user.name))
         return Message("\n".join([head, *pace]), ephemeral=True)

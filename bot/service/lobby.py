@@ -338,8 +338,8 @@ def lobby_text(row: GameRow, seats: list[SeatRow], figures: Mapping[int, Figures
     listing = "\n".join(
         (_("{number}. {who} (host)", number=s.seat + 1, who=who(s)) if s.user_id == row.host
          else f"{s.seat + 1}. {who(s)}")
-        + (f" — {reliability.short(figures[s.user_id])}" if row.status == "lobby" and figures
-           and s.user_id in figures else "")
+        + (f" — {line}" if row.status == "lobby" and figures and s.user_id in figures
+           and (line := reliability.short(figures[s.user_id])) else "")
         for s in seats
     )  # fmt: skip
     if row.status != "lobby":

@@ -105,10 +105,11 @@ def duration(seconds: int) -> str:
     return _("{days} d", days=round(seconds / DAY))
 
 
-def short(f: Figures) -> str:
-    """One player's figures for the lobby, short for a phone (in the current language)."""
+def short(f: Figures) -> str | None:
+    """One player's figures for the lobby, short for a phone (in the current language); None for a
+    player with nothing in the last 90 days (the lobby then shows them as before: nothing to tell)."""
     if f.empty:
-        return _("no games in the last 90 days")
+        return None
     parts = [_n("{count} finished", "{count} finished", f.finished)]
     if f.resigned:
         parts.append(_n("{count} resigned", "{count} resigned", f.resigned))

@@ -221,3 +221,8 @@ GAMES_OF = (
     "(SELECT game FROM seats WHERE user_id = $1 AND NOT resigned) ORDER BY updated_at DESC, id DESC LIMIT $2"
 )
 """The open games a user holds a seat in, the most recently changed first (`GamesProtocol.games_of`)."""
+
+FORGET_CONDUCT = (
+    "DELETE FROM conduct WHERE user_id = $1 AND game IN (SELECT id FROM games WHERE COALESCE(guild, 0) = $2)"
+)
+"""A forgotten player's conduct in a server's games (`bot.service.reliability` counts it no more)."""

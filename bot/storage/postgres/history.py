@@ -158,4 +158,5 @@ class History(Part):
                 )
             await conn.execute(queries.FORGET_RESULTS, FORMER_KEY, FORMER, guild, key)
             await conn.execute(queries.FORGET_RATING, guild, key)
+            await conn.execute(queries.FORGET_CONDUCT, user_id, guild)
         return len(games)

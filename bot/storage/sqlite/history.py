@@ -140,4 +140,5 @@ class History(Part):
                 )
             await conn.execute(qmarks(queries.FORGET_RESULTS), (FORMER_KEY, FORMER, guild, key))
             await conn.execute(qmarks(queries.FORGET_RATING), (guild, key))
+            await conn.execute(qmarks(queries.FORGET_CONDUCT), (user_id, guild))
         return len(games)
