@@ -82,6 +82,10 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
     store = await open_storage(database)
     blob = "BYTEA" if isinstance(store, PostgresStorage) else "BLOB"
     undone = (
+        "DROP TABLE conduct",  # migration 13
+        "DROP INDEX results_by_user",
+        *(f"ALTER TABLE games DROP COLUMN {c}" for c in ("min_finished", "max_pace_hours")),
+        "ALTER TABLE moves DROP COLUMN asked_at",
         "ALTER TABLE players DROP COLUMN ahead",  # migration 12
         "DROP INDEX seats_by_user",  # migration 11
         "DROP INDEX outbox_by_game",
@@ -92,11 +96,6 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
         "DROP INDEX games_lobbies_by_age",
         *(f"ALTER TABLE games DROP COLUMN {c}" for c in ("lobby_message", "computer_by", "computer_at")),
         "ALTER TABLE outbox DROP COLUMN edits",
-        "DROP TABLE conduct",  # migration 13
-        "DROP INDEX seats_by_user",
-        "DROP INDEX results_by_user",
-        *(f"ALTER TABLE games DROP COLUMN {c}" for c in ("min_finished", "max_pace_hours")),
-        "ALTER TABLE moves DROP COLUMN asked_at",
         "DELETE FROM schema_version WHERE version >= 8",
     )
     for undo in undone:

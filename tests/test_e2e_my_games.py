@@ -48,7 +48,7 @@ async def test_her_games_of_two_servers_in_a_dm_waiting_first_and_a_move_made_fr
     fake = fake_discord
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
     other = await fake.add_guild("Second server")
-    async with citta_bot(fake, database, seed=SEED) as bot:
+    async with citta_bot(fake, database, seed=SEED, global_commands=True) as bot:
         mine = Table(fake, bot)
         await mine.open(bob, [alice])
         await _asked(mine, alice, waiting=True)

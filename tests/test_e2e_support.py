@@ -34,10 +34,15 @@ WARNING = "⚠️"
 
 
 @contextlib.asynccontextmanager
-async def citta_bot(fake: FakeDiscord, db: Path | str, *, seed: int) -> AsyncIterator[CittaBot]:
+async def citta_bot(
+    fake: FakeDiscord, db: Path | str, *, seed: int, global_commands: bool = False
+) -> AsyncIterator[CittaBot]:
     """The real bot on database ``db`` (an SQLite file or a PostgreSQL URL: the ``database``
-    fixture gives each test both in turn), connected to ``fake``; new games get the seed ``seed``."""
-    async with running(CittaBot(db_path=db, dev_guild=fake.guild_id, workers=ThreadWorkers()), fake) as bot:
+    fixture gives each test both in turn), connected to ``fake``; new games get the seed ``seed``.
+    Its commands are the fake's first server's (`CittaBot.dev_guild`), or with ``global_commands``
+    every server's, as in production."""
+    dev_guild = None if global_commands else fake.guild_id
+    async with running(CittaBot(db_path=db, dev_guild=dev_guild, workers=ThreadWorkers()), fake) as bot:
         bot.service.seeds = lambda: seed  # a fixed game, so that runs are repeatable
         yield bot
 

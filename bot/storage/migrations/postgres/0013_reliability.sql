@@ -19,5 +19,4 @@ CREATE TABLE conduct (
     at      BIGINT  NOT NULL
 );
 CREATE INDEX conduct_by_user ON conduct (user_id, at);
-CREATE INDEX seats_by_user ON seats (user_id);
 CREATE INDEX results_by_user ON results (user_id, ended_at);
