@@ -7,6 +7,7 @@ from test_bot_storage_contract import ANN, BOB, CID, running_game
 
 from bot.results import Message, Post
 from bot.storage import StorageProtocol
+from bot.storage.rows import Prefs
 
 
 async def test_a_players_open_games_in_every_server_come_newest_first_with_their_seats(
@@ -58,3 +59,21 @@ async def test_a_games_last_post_is_its_last_message_sent_not_an_edit_nor_one_st
     await store.outbox.sent(later[0], 9002, 5)
     assert await store.outbox.last_posts([game]) == {game: (501, 9002)}
     assert await store.outbox.last_posts([]) == {}
+
+
+async def test_a_players_digest_of_a_day_is_taken_once_and_those_who_want_one_are_listed(
+    store: StorageProtocol,
+) -> None:
+    await store.players.set_prefs(Prefs(ANN, digest_at=18 * 60, utc_offset=60))
+    await store.players.set_prefs(Prefs(BOB))
+    assert [(p.user_id, p.digest_at, p.utc_offset) for p in await store.players.digests()] == [
+        (ANN, 1080, 60)
+    ]
+    assert await store.players.claim_digest(ANN, 20000)
+    assert not await store.players.claim_digest(ANN, 20000), "that day's is taken"
+    assert not await store.players.claim_digest(ANN, 19999)
+    assert await store.players.claim_digest(ANN, 20001)
+    await store.players.set_prefs(Prefs(ANN, digest_at=None))
+    assert await store.players.digests() == []
+    [ann] = (await store.players.prefs([ANN])).values()
+    assert ann.digest_day == 20001, "setting one's preferences keeps the last digest's day"

@@ -63,6 +63,7 @@ async def test_no_command_refuses_in_public(fake_discord: FakeDiscord, database:
             (alice, "citta stats", {"player": bob}), (alice, "citta replay", {}),
             (alice, "citta replay", {"game": 9}), (alice, "citta me forget", {}),
             (alice, "citta me ahead", {"kind": "starve", "answer": "health"}),
+            (alice, "citta me digest", {"time": "late"}),
         ])  # fmt: skip
         # A lobby: bob is in it, erin is not, alice is the host.
         lobby = await (await fake.slash(alice, "citta new")).wait_message()

@@ -56,11 +56,27 @@ def quiet_text(prefs: Prefs) -> str:
     current language)."""
     if prefs.quiet_start is None or prefs.quiet_end is None:
         return _("none")
-    sign = "-" if prefs.utc_offset < 0 else "+"
-    off = abs(prefs.utc_offset)
-    zone = f"UTC{sign}{off // 60}" + (f":{off % 60:02d}" if off % 60 else "")
     s, e = prefs.quiet_start, prefs.quiet_end
-    return f"{s // 60:02d}:{s % 60:02d}-{e // 60:02d}:{e % 60:02d} {zone}"
+    return f"{s // 60:02d}:{s % 60:02d}-{e // 60:02d}:{e % 60:02d} {zone_text(prefs.utc_offset)}"
+
+
+def zone_text(offset: int) -> str:
+    """A UTC offset in minutes as written: ``UTC+1``, ``UTC-5:30``, ``UTC+0``."""
+    sign = "-" if offset < 0 else "+"
+    off = abs(offset)
+    return f"UTC{sign}{off // 60}" + (f":{off % 60:02d}" if off % 60 else "")
+
+
+def parse_offset(text: str) -> int:
+    """``UTC+1`` (or ``UTC-5:30``, ``UTC``) → minutes east of UTC; ValueError past ±14 hours.
+
+    >>> parse_offset("UTC-5:30"), parse_offset("utc + 2"), parse_offset("UTC")
+    (-330, 120, 0)
+    """
+    found = re.fullmatch(r"\s*(?:UTC|GMT)\s*(?:([+-])\s*(\d{1,2})(?::(\d\d))?)?\s*", text, re.IGNORECASE)
+    if found is None or int(found[2] or 0) > 14 or int(found[3] or 0) > 59:
+        raise ValueError(text)
+    return (int(found[2] or 0) * 60 + int(found[3] or 0)) * (-1 if found[1] == "-" else 1)
 
 
 def in_quiet(prefs: Prefs, now: int) -> bool:

@@ -110,15 +110,22 @@ async def _running(ctx: Context, row: GameRow, seats: list[SeatRow], me: SeatRow
     return Entry(f"{head}\n{line}{paused}\n{when}", option=Option(_cut(label), str(row.id), _cut(when)))
 
 
-async def my_games(ctx: Context, user_id: int, server_name: ServerName) -> Message:
-    """The user's games at a glance (see the module docstring), privately."""
+@dataclass(frozen=True)
+class Games:
+    """A player's games, as listed: those waiting on them (the soonest deadline first), the others
+    (the most recently changed first), their lobbies; and where the first waiting one is played."""
+
+    waiting: list[Entry]
+    others: list[Entry]
+    lobbies: list[Entry]
+    first_waiting: GameRow | None = None
+
+
+async def games_of(ctx: Context, user_id: int, server_name: ServerName) -> Games:
+    """The user's open games in every server (see the module docstring)."""
     games = await ctx.storage.games.games_of(user_id, LIMIT)
-    if not games:
-        return Message(
-            _("You have no open game. `/citta new` opens a lobby in a server's channel."), ephemeral=True
-        )
-    links = await ctx.storage.outbox.last_posts([row.id for row, _seats in games])
-    waiting: list[Entry] = []
+    links = await ctx.storage.outbox.last_posts([row.id for row, _seats in games]) if games else {}
+    waiting: list[tuple[Entry, GameRow]] = []
     others: list[Entry] = []
     lobbies: list[Entry] = []
     for row, seats in games:
@@ -128,14 +135,28 @@ async def my_games(ctx: Context, user_id: int, server_name: ServerName) -> Messa
             continue
         me = next(s for s in seats if s.user_id == user_id)
         entry = await _running(ctx, row, seats, me, head, links.get(row.id))
-        (waiting if entry.waiting else others).append(entry)
-    waiting.sort(key=lambda e: e.due)
-    options = tuple(e.option for e in (*waiting, *others) if e.option is not None)[:MENU]
+        if entry.waiting:
+            waiting.append((entry, row))
+        else:
+            others.append(entry)
+    waiting.sort(key=lambda pair: pair[0].due)
+    return Games([e for e, _row in waiting], others, lobbies, waiting[0][1] if waiting else None)
+
+
+async def my_games(ctx: Context, user_id: int, server_name: ServerName) -> Message:
+    """The user's games at a glance (see the module docstring), privately."""
+    games = await games_of(ctx, user_id, server_name)
+    if not (games.waiting or games.others or games.lobbies):
+        return Message(
+            _("You have no open game. `/citta new` opens a lobby in a server's channel."), ephemeral=True
+        )
+    options = tuple(e.option for e in (*games.waiting, *games.others) if e.option is not None)[:MENU]
     menu = Select(ids.mine_id(), _("Open a game's panel"), options) if options else None
-    return Message(_listing(waiting, others, lobbies), ephemeral=True, selects=(menu,) if menu else ())
+    text = listing(games.waiting, games.others, games.lobbies)
+    return Message(text, ephemeral=True, selects=(menu,) if menu else ())
 
 
-def _listing(waiting: list[Entry], others: list[Entry], lobbies: list[Entry]) -> str:
+def listing(waiting: list[Entry], others: list[Entry], lobbies: list[Entry]) -> str:
     """The three parts, each with its title, as many games as fit in `TEXT`; the rest counted."""
     parts: list[str] = []
     left = len(waiting) + len(others) + len(lobbies)

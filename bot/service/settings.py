@@ -153,7 +153,7 @@ async def me(
     prefs = (await ctx.storage.players.prefs([user_id]))[user_id]
     if quiet is not None:
         if quiet.strip().lower() in ("off", "none", "-"):
-            prefs = replace(prefs, quiet_start=None, quiet_end=None, utc_offset=0)
+            prefs = replace(prefs, quiet_start=None, quiet_end=None)  # the time zone stays (the digest's)
         else:
             try:
                 start, end, offset = clock.parse_quiet(quiet)

@@ -9,7 +9,8 @@ change it announces, and the outbox sends it. The steps, in order:
    deadline policies, the reminders and the stall notices (`bot.service.reminders`);
 3. `replays`: the replays of finished games that a stop interrupted (`bot.service.ending`);
 4. `stale.sweep`: once an hour, close the lobbies left alone for days and forget closed ones
-   (`bot.service.stale`).
+   (`bot.service.stale`);
+5. `digest.send_due`: the daily digests whose time has come (`bot.service.digest`).
 
 When the database fails (`bot.errors.StorageUnavailable`) the tick stops where it is and raises it:
 what it did not do, the next tick does.
@@ -21,7 +22,7 @@ import logging
 
 from bot.errors import StorageUnavailable
 from bot.results import Post
-from bot.service import reminders, stale
+from bot.service import digest, reminders, stale
 from bot.service.context import Context
 from bot.service.ending import post_replay
 
@@ -38,6 +39,7 @@ async def tick(ctx: Context) -> list[Post]:
     posts = await clocks(ctx)
     await replays(ctx)
     await stale.sweep(ctx)
+    await digest.send_due(ctx)
     return posts
 
 

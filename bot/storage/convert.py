@@ -92,8 +92,9 @@ def clock(r: Row) -> Clock:
 def prefs(r: Row) -> Prefs:
     ahead = json.loads(r["ahead"]) if r["ahead"] else {}
     return Prefs(
-        r["user_id"], r["quiet_start"], r["quiet_end"], r["utc_offset"], r["remind_by"], r["language"], ahead
-    )
+        r["user_id"], r["quiet_start"], r["quiet_end"], r["utc_offset"], r["remind_by"], r["language"], ahead,
+        r["digest_at"], r["digest_day"],
+    )  # fmt: skip
 
 
 def ahead_json(ahead: dict[str, str]) -> str | None:

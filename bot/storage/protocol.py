@@ -229,6 +229,13 @@ class PlayersProtocol(Protocol):
         (not resigned), deadlines missed, resignations, seats left (handed to someone else), and the
         moves they answered with the time each took (`MovesProtocol.commit_moves` notes it)."""
 
+    async def digests(self) -> list[Prefs]:
+        """The preferences of the players who asked for a daily digest."""
+
+    async def claim_digest(self, user_id: int, day: int) -> bool:
+        """Take ``user_id``'s digest of local ``day`` (days since the epoch): True once per day,
+        for one caller, also between processes."""
+
     async def come_back(self, game_id: int, seat: int) -> bool:
         """Give an absent player their seat back; False if they were not away."""
 

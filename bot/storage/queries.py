@@ -114,12 +114,19 @@ the backend's test that the user is one of a list (one parameter)."""
 # --- players --------------------------------------------------------------------------
 
 SET_PREFS = (
-    "INSERT INTO players (user_id, quiet_start, quiet_end, utc_offset, remind_by, language, ahead) "
-    "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (user_id) DO UPDATE SET "
+    "INSERT INTO players (user_id, quiet_start, quiet_end, utc_offset, remind_by, language, ahead, "
+    "digest_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (user_id) DO UPDATE SET "
     "quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
     "utc_offset = excluded.utc_offset, remind_by = excluded.remind_by, language = excluded.language, "
-    "ahead = excluded.ahead"
+    "ahead = excluded.ahead, digest_at = excluded.digest_at"
 )
+"""Store a player's preferences (their last digest's day is `CLAIM_DIGEST`'s alone)."""
+DIGESTS = "SELECT * FROM players WHERE digest_at IS NOT NULL ORDER BY user_id"
+"""The players who asked for a daily digest."""
+CLAIM_DIGEST = (
+    "UPDATE players SET digest_day = $1 WHERE user_id = $2 AND (digest_day IS NULL OR digest_day < $3)"
+)
+"""Take a player's digest of a day: one process, once."""
 PLAYS = "SELECT 1 FROM seats WHERE game = $1 AND user_id = $2"
 SEAT_USER = "SELECT user_id FROM seats WHERE game = $1 AND seat = $2"
 NEW_HOST = "UPDATE games SET host = $1 WHERE id = $2 AND host = $3"

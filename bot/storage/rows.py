@@ -200,6 +200,10 @@ class Prefs:
     """The language of what is private to this player; None: their Discord client's."""
     ahead: dict[str, str] = field(default_factory=dict)
     """Standing answers to the decisions asked outside their turn, by kind (`bot.service.ahead`)."""
+    digest_at: int | None = None
+    """When their daily digest comes, in minutes after local midnight; None: no digest."""
+    digest_day: int | None = None
+    """The local day (days since the epoch) of their last digest (`bot.service.digest`)."""
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from discord.app_commands import locale_str as _
 
 from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, ctx, guild, me
 from bot.client.replies import answer
-from bot.service import ahead, archive, settings, standing
+from bot.service import ahead, archive, digest, settings, standing
 
 
 @me.command(description=_("Your quiet hours, when you get no reminders (e.g. 22-08 UTC+1, or off)"))
@@ -42,6 +42,15 @@ async def language(interaction: Interaction, language: str | None = None) -> Non
             ctx(interaction), interaction.user.id, language=language, client=str(interaction.locale)
         ),
     )
+
+
+@me.command(
+    name="digest",
+    description=_("A daily direct message with the games waiting on you, at the time you choose"),
+)
+@app_commands.describe(time=_("a time of day, e.g. 18, 18:30 or 7 UTC+1; off"))
+async def daily_digest(interaction: Interaction, time: str | None = None) -> None:
+    await answer(interaction, await digest.set_digest(ctx(interaction), interaction.user.id, time))
 
 
 @me.command(

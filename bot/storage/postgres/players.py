@@ -25,7 +25,7 @@ class Players(Part):
         await self.db.execute(
             queries.SET_PREFS,
             prefs.user_id, prefs.quiet_start, prefs.quiet_end, prefs.utc_offset, prefs.remind_by,
-            prefs.language, convert.ahead_json(prefs.ahead),
+            prefs.language, convert.ahead_json(prefs.ahead), prefs.digest_at,
         )  # fmt: skip
 
     async def deeds(self, user_ids: Collection[int], since: int) -> list[Deed]:
@@ -34,6 +34,12 @@ class Players(Part):
         sql = queries.DEEDS.format(users="= ANY(", end=")")
         rows = await self.db.all(sql, users, since, users, since, users, since)
         return [convert.deed(r) for r in rows]
+
+    async def digests(self) -> list[Prefs]:
+        return [convert.prefs(r) for r in await self.db.all(queries.DIGESTS)]
+
+    async def claim_digest(self, user_id: int, day: int) -> bool:
+        return await self.db.execute(queries.CLAIM_DIGEST, day, user_id, day) == 1
 
     async def come_back(self, game_id: int, seat: int) -> bool:
         """Give an absent player their seat back; False if they were not away."""
