@@ -83,6 +83,7 @@ async def _play(svc: Context, rnd: random.Random) -> list[str]:
     if any(p.ahead for p in (await svc.storage.players.prefs(asked)).values()):
         assert not asked & set(outcome.announcement.mentions), "a player who answers ahead is not pinged"
     more = await svc_advance.advance(svc, outcome.game)
+    assert not (outcome.settled and more), "a settled move left the bot answers to make: it would never run"
     return [
         o.announcement.text
         for o in more

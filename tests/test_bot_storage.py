@@ -82,6 +82,7 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
     store = await open_storage(database)
     blob = "BYTEA" if isinstance(store, PostgresStorage) else "BLOB"
     undone = (
+        *(f"ALTER TABLE players DROP COLUMN {c}" for c in ("digest_at", "digest_day", "next_ping")),  # 14
         "DROP TABLE conduct",  # migration 13
         "DROP INDEX results_by_user",
         *(f"ALTER TABLE games DROP COLUMN {c}" for c in ("min_finished", "max_pace_hours")),

@@ -14,7 +14,7 @@ from test_e2e_support import announcement, citta_bot, posts_after, refusal
 __all__ = ["fake_discord"]
 
 SEED = 5
-NEVER_REFUSED = {"rules", "me reminders", "me language"}
+NEVER_REFUSED = {"rules", "me reminders", "me language", "me next"}
 """Commands that have no wrong input or state (their options are choices): they only answer."""
 
 Calls = list[tuple[FakeUser, str, dict[str, Any]]]

@@ -19,6 +19,7 @@ from bot.service import ahead, clock, ending, pictures, summary
 from bot.service.computer import played_for
 from bot.service.context import Context
 from bot.service.drawings import new_key
+from bot.service.next_up import heads_up
 from bot.service.standing import standing
 from bot.service.workers import plan_moves
 from bot.storage.rows import Clock, GameRow, MoveRow, SeatRow, Secret
@@ -155,7 +156,8 @@ async def commit(
     bots = {s.seat for s in seats if s.played_by_bot} | gone
     pending = set(game.pending_seats())
     outside = any(d.kind in ahead.KINDS for s in pending - bots for d in game.pending_decisions(s))
-    return outcome.stored(ids, settled=game.is_over or not (bots & pending or outside))
+    answered = outside and bool(await standing(ctx, game, seats))  # players who answered ahead
+    return outcome.stored(ids, settled=not game.is_over and not (bots & pending or answered))
 
 
 def let_go(ctx: Context, outcome: Outcome) -> None:
@@ -207,6 +209,7 @@ async def _outcome(
         if e.private_to is not None and e.kind == "peek" and users[e.private_to] > 0
     ]
     dms = await direct(ctx, row, peeks, actor=None if actor is None else (actor.user_id, reader.code))
+    dms += await heads_up(ctx, row, game, seats, [m.seat for m in made])
     return Outcome(
         reply=Message("\n".join([done, *mine]), ephemeral=True),
         announcement=announcement,

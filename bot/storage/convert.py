@@ -93,7 +93,7 @@ def prefs(r: Row) -> Prefs:
     ahead = json.loads(r["ahead"]) if r["ahead"] else {}
     return Prefs(
         r["user_id"], r["quiet_start"], r["quiet_end"], r["utc_offset"], r["remind_by"], r["language"], ahead,
-        r["digest_at"], r["digest_day"],
+        r["digest_at"], r["digest_day"], bool(r["next_ping"]),
     )  # fmt: skip
 
 

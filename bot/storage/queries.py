@@ -115,10 +115,10 @@ the backend's test that the user is one of a list (one parameter)."""
 
 SET_PREFS = (
     "INSERT INTO players (user_id, quiet_start, quiet_end, utc_offset, remind_by, language, ahead, "
-    "digest_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (user_id) DO UPDATE SET "
+    "digest_at, next_ping) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (user_id) DO UPDATE SET "
     "quiet_start = excluded.quiet_start, quiet_end = excluded.quiet_end, "
     "utc_offset = excluded.utc_offset, remind_by = excluded.remind_by, language = excluded.language, "
-    "ahead = excluded.ahead, digest_at = excluded.digest_at"
+    "ahead = excluded.ahead, digest_at = excluded.digest_at, next_ping = excluded.next_ping"
 )
 """Store a player's preferences (their last digest's day is `CLAIM_DIGEST`'s alone)."""
 DIGESTS = "SELECT * FROM players WHERE digest_at IS NOT NULL ORDER BY user_id"

@@ -204,6 +204,8 @@ class Prefs:
     """When their daily digest comes, in minutes after local midnight; None: no digest."""
     digest_day: int | None = None
     """The local day (days since the epoch) of their last digest (`bot.service.digest`)."""
+    next_ping: bool = False
+    """A direct message when the player before them starts a turn (`bot.service.next_up`)."""
 
 
 @dataclass(frozen=True)

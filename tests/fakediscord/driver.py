@@ -128,7 +128,7 @@ class FakeDiscord(FakeWorld):
         """Sequence number of the newest message; pass it as ``after=`` to wait for newer ones."""
         return self.store.seq
 
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 5.0) -> Any:
+    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 15.0) -> Any:
         """Re-check ``predicate`` on every change in the fake until it returns something truthy; return it."""
         return await self.store.wait_for(predicate, timeout)
 

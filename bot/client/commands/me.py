@@ -8,7 +8,7 @@ from discord.app_commands import locale_str as _
 
 from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, ctx, guild, me
 from bot.client.replies import answer
-from bot.service import ahead, archive, digest, settings, standing
+from bot.service import ahead, archive, digest, next_up, settings, standing
 
 
 @me.command(description=_("Your quiet hours, when you get no reminders (e.g. 22-08 UTC+1, or off)"))
@@ -51,6 +51,19 @@ async def language(interaction: Interaction, language: str | None = None) -> Non
 @app_commands.describe(time=_("a time of day, e.g. 18, 18:30 or 7 UTC+1; off"))
 async def daily_digest(interaction: Interaction, time: str | None = None) -> None:
     await answer(interaction, await digest.set_digest(ctx(interaction), interaction.user.id, time))
+
+
+@me.command(name="next", description=_("A direct message when the player before you starts a turn"))
+@app_commands.describe(messages=_("on or off"))
+@app_commands.choices(
+    messages=[
+        app_commands.Choice(name=_("on: message me"), value="on"),
+        app_commands.Choice(name=_("off: no message"), value="off"),
+    ]
+)
+async def you_are_next(interaction: Interaction, messages: str | None = None) -> None:
+    on = None if messages is None else messages == "on"
+    await answer(interaction, await next_up.set_next(ctx(interaction), interaction.user.id, on))
 
 
 @me.command(

@@ -25,7 +25,7 @@ class Players(Part):
         await self.db.execute(
             queries.SET_PREFS,
             prefs.user_id, prefs.quiet_start, prefs.quiet_end, prefs.utc_offset, prefs.remind_by,
-            prefs.language, convert.ahead_json(prefs.ahead), prefs.digest_at,
+            prefs.language, convert.ahead_json(prefs.ahead), prefs.digest_at, prefs.next_ping,
         )  # fmt: skip
 
     async def deeds(self, user_ids: Collection[int], since: int) -> list[Deed]:

@@ -4,3 +4,5 @@
 -- whichever process sends it.
 ALTER TABLE players ADD COLUMN digest_at INTEGER;
 ALTER TABLE players ADD COLUMN digest_day INTEGER;
+-- "You are next": a direct message when the player before them starts a turn.
+ALTER TABLE players ADD COLUMN next_ping BOOLEAN NOT NULL DEFAULT false;
