@@ -20,18 +20,32 @@ from .png_palette import palette_image
 MIN_WIDTH = 600
 
 
-def compose(view: View, highlight: Sequence[str] | None = None, width: int = 1400) -> Image.Image:
-    """The board and table of ``view`` as one RGB image ``width`` px wide."""
-    width = max(MIN_WIDTH, int(width))
+def _heights(view: View, width: int) -> list[int]:
+    """The heights of the table's parts under the board: status, players, cards (or the final
+    scores), the voice of the people (none at the end), the legend."""
     g = geometry(width)
     over = view.scores is not None
-    heights = [
+    return [
         table.status_height(g),
         table.players_height(g, view),
         scores.panel_height(g, view) if over else cards.cards_height(g),
         0 if over else cards.voice_height(g),
         scores.legend_height(g),
     ]
+
+
+def height(view: View, width: int = 1400) -> int:
+    """The height of `compose`'s picture of ``view``, known without drawing it."""
+    width = max(MIN_WIDTH, int(width))
+    return geometry(width).board_height + sum(_heights(view, width))
+
+
+def compose(view: View, highlight: Sequence[str] | None = None, width: int = 1400) -> Image.Image:
+    """The board and table of ``view`` as one RGB image ``width`` px wide."""
+    width = max(MIN_WIDTH, int(width))
+    g = geometry(width)
+    over = view.scores is not None
+    heights = _heights(view, width)
     img = Image.new("RGB", (width, g.board_height + sum(heights)), PANEL)
     draw_landscape(img, layout_key(view), view.max_zone, width)
     tags = player_tags(view.players)

@@ -5,6 +5,13 @@ the game's record reaches at that moment, never from the full state.
 `animation(record)` replays the record move by move and returns the GIF, under `MAX_BYTES`
 (it draws smaller frames if it has to), its captions and boards in the language asked for.
 `frames(record)` gives the captioned views.
+
+Each frame is drawn as an image (`compose`), not written as a PNG and read back, and put in the
+palette every board is written in (`palette_image`), once: its board's pixels are exactly those
+of the board's PNG (`render_board`), the caption's the nearest of the palette's colours. (Until
+issue 31, each frame was written as a PNG, read back and put in a palette of its own by median
+cut: about 2.4 times the CPU, for a board whose colours were already 256, which the median cut
+could only change.) All frames are as tall as the tallest (`_frame`).
 """
 
 from __future__ import annotations
@@ -19,10 +26,14 @@ from engine import Game, Record, View
 from i18n import _, speaking
 
 from . import fonts
-from .compose import render_board
-from .palette import BACKGROUND, PAPER
+from .compose import compose
+from .compose import height as composed_height
+from .palette import BACKGROUND, PANEL, PAPER
+from .png_palette import palette_image
 
 Stage = tuple[int, str, int]
+Renderer = Callable[..., bytes]
+"""Draws a view as a PNG, like `render_board` (``highlight``, ``width`` and ``lang`` by name)."""
 MAX_BYTES = 8 * 1024 * 1024 - 64 * 1024
 """Discord's upload limit (8 MiB) with room for the rest of the message."""
 WIDTHS = (700, 600)
@@ -49,8 +60,11 @@ def positions(record: Record | dict[str, Any]) -> Iterator[Game]:
         yield game
 
 
-def _stage(view: View) -> Stage:
-    return view.year, view.phase, view.round
+def _stage(game: Game) -> Stage:
+    """Year, phase and political round, as the spectator view shows them (read from the state: a
+    view is made only for the positions shown)."""
+    state = game.state
+    return state.year, state.phase, state.round
 
 
 def frames(record: Record | dict[str, Any]) -> list[tuple[str, View]]:
@@ -63,13 +77,15 @@ def frames(record: Record | dict[str, Any]) -> list[tuple[str, View]]:
 def _frames(record: Record | dict[str, Any]) -> list[tuple[str, View, bool]]:
     """`frames`, each marked whether it ends a year."""
     rec = Record.model_validate(record)
-    before = _stage(Game.new(rec.players, rec.seed, rec.setup).view(None))
+    before = _stage(Game.new(rec.players, rec.seed, rec.setup))
     found: list[tuple[str, View, bool]] = []
     for game in positions(rec):
+        now = _stage(game)
+        if now == before:  # no round and no year ended
+            continue
         view = game.view(None)
-        now = _stage(view)
         year, phase, rnd = before
-        if phase == "politics" and now != before:
+        if phase == "politics":
             found.append(
                 (_("Year {year}, end of political round {round}", year=year, round=rnd), view, False)
             )
@@ -83,14 +99,40 @@ def _frames(record: Record | dict[str, Any]) -> list[tuple[str, View, bool]]:
     return found
 
 
-def _frame(png: bytes, caption: str) -> Image.Image:
-    """A board picture with its caption on a band above it, in a 256-colour palette."""
-    board = Image.open(io.BytesIO(png)).convert("RGB")
-    img = Image.new("RGB", (board.width, board.height + CAPTION_HEIGHT), BACKGROUND)
+class _Boards:
+    """The frames' boards ``width`` px wide: drawn here (``renderer`` None: `compose`, their heights
+    known before they are drawn), or by ``renderer`` as PNGs (all written first, their heights read
+    from them), each read back in RGB when its frame is made."""
+
+    def __init__(self, renderer: Renderer | None, views: list[View], width: int, lang: str) -> None:
+        self.renderer, self.views, self.width, self.lang = renderer, views, width, lang
+        self.pngs = (
+            [] if renderer is None else [renderer(v, highlight=[], width=width, lang=lang) for v in views]
+        )
+
+    def height(self) -> int:
+        """The tallest board's height."""
+        if self.renderer is None:
+            return max(composed_height(v, self.width) for v in self.views)
+        return max(Image.open(io.BytesIO(png)).height for png in self.pngs)
+
+    def image(self, k: int) -> Image.Image:
+        if self.renderer is None:
+            with speaking(self.lang):
+                return compose(self.views[k], [], self.width)
+        return Image.open(io.BytesIO(self.pngs[k])).convert("RGB")
+
+
+def _frame(board: Image.Image, caption: str, height: int) -> Image.Image:
+    """A board picture with its caption on a band above it, ``height`` px tall below the caption
+    (a GIF's frames share the first one's size: each is padded below in the table's colour to the
+    tallest, the final scores', which would otherwise lose its bottom), in the boards' palette."""
+    img = Image.new("RGB", (board.width, height + CAPTION_HEIGHT), PANEL)
+    img.paste(BACKGROUND, (0, 0, board.width, CAPTION_HEIGHT))
     img.paste(board, (0, CAPTION_HEIGHT))
     shown = fonts.shorten(caption, 18, board.width - 20)
     fonts.text(img, (10, CAPTION_HEIGHT // 2), shown, 18, PAPER, anchor="lm", bold=True)
-    return img.quantize(colors=256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    return img.quantize(palette=palette_image(), dither=Image.Dither.NONE)
 
 
 def _gif(images: list[Image.Image], durations: list[int]) -> bytes:
@@ -102,11 +144,11 @@ def _gif(images: list[Image.Image], durations: list[int]) -> bytes:
 
 
 def animation(
-    record: Record | dict[str, Any], renderer: Callable[..., bytes] = render_board, lang: str = "en"
+    record: Record | dict[str, Any], renderer: Renderer | None = None, lang: str = "en"
 ) -> tuple[bytes, int]:
-    """The GIF of a game (``renderer`` draws a view as a PNG, like `render_board`) and its number
-    of frames, in language ``lang`` (captions and boards); ValueError when the record has no
-    frame to show."""
+    """The GIF of a game and its number of frames, in language ``lang`` (captions and boards);
+    ValueError when the record has no frame to show. The boards are drawn here (``renderer``
+    None, the bot's), or by ``renderer`` as PNGs (like `render_board`: tests, other looks)."""
     with speaking(lang):
         shown = _frames(record)
     if not shown:
@@ -115,8 +157,9 @@ def animation(
     durations[-1] = LAST_MS
     data = b""
     for width in WIDTHS:
-        images = [_frame(renderer(v, highlight=[], width=width, lang=lang), c) for c, v, _end in shown]
-        data = _gif(images, durations)
+        boards = _Boards(renderer, [v for _c, v, _end in shown], width, lang)
+        tallest = boards.height()
+        data = _gif([_frame(boards.image(k), c, tallest) for k, (c, _v, _end) in enumerate(shown)], durations)
         if len(data) <= MAX_BYTES:
             break
     return data, len(shown)

@@ -13,7 +13,9 @@ from PIL import Image
 
 from engine import Game, Record, View
 from render import render_board
-from render.replay import MAX_BYTES, animation, frames, positions
+from render.palette import PANEL
+from render.png_palette import palette_image
+from render.replay import CAPTION_HEIGHT, MAX_BYTES, animation, frames, positions
 
 FIXTURE = Path(__file__).parent / "fixtures" / "records_before_first.json"
 
@@ -75,3 +77,39 @@ def test_positions_of_an_old_record_end_where_its_replay_does() -> None:
     record = json.loads(FIXTURE.read_text())["games"][0]["record"]
     *_, last = positions(record)
     assert last.snapshot() == Game.replay(record).snapshot()
+
+
+def _gif_frames(data: bytes) -> list[Image.Image]:
+    gif = Image.open(io.BytesIO(data))
+    out = []
+    for k in range(gif.n_frames):
+        gif.seek(k)
+        out.append(gif.convert("RGB"))
+    return out
+
+
+def _in_palette(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """``colour`` as the boards' palette writes it (its nearest colour there)."""
+    one = Image.new("RGB", (1, 1), colour).quantize(palette=palette_image(), dither=Image.Dither.NONE)
+    return one.convert("RGB").getpixel((0, 0))  # type: ignore[return-value]
+
+
+def test_each_frames_board_is_the_boards_png_pixel_for_pixel_under_its_caption() -> None:
+    """Frames are drawn as images in the boards' own palette: what a replay shows of the board is
+    exactly the PNG `render_board` writes (no second palette merging its colours), also the final
+    scores, the tallest (a GIF's frames share the first one's size: the others are padded below)."""
+    record = _random_game(5, seed=11).record()
+    shown = frames(record)
+    data, count = animation(record)
+    drawn = _gif_frames(data)
+    assert len(drawn) == count == len(shown)
+    boards = {k: Image.open(io.BytesIO(render_board(shown[k][1], highlight=[], width=700))).convert("RGB")
+              for k in (0, len(shown) // 2, len(shown) - 1)}  # fmt: skip
+    assert boards[len(shown) - 1].height > boards[0].height, "the final scores' frame is the tallest"
+    assert all(d.size == (700, CAPTION_HEIGHT + boards[len(shown) - 1].height) for d in drawn)
+    for k, board in boards.items():
+        below = drawn[k].crop((0, CAPTION_HEIGHT, 700, CAPTION_HEIGHT + board.height))
+        assert below.tobytes() == board.tobytes(), k
+        if drawn[k].height > CAPTION_HEIGHT + board.height:
+            padding = drawn[k].crop((0, CAPTION_HEIGHT + board.height, 700, drawn[k].height))
+            assert {c for _n, c in padding.getcolors() or []} == {_in_palette(PANEL)}, k

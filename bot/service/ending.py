@@ -20,6 +20,7 @@ import i18n
 from bot.results import Message, Post
 from bot.service.context import Context
 from bot.service.history import final_text, placings, player_key
+from bot.service.pictures import default_renderer
 from bot.storage.rows import GameRow, Placing, SeatRow
 from engine import Game
 from i18n import _n
@@ -75,7 +76,8 @@ async def replay_message(ctx: Context, row: GameRow, *, ephemeral: bool = False)
 
     assert row.record is not None and ctx.renderer is not None
     code = i18n.current().code if ephemeral else row.settings.language
-    record, renderer = row.record, ctx.renderer
+    record = row.record
+    renderer = None if ctx.renderer is default_renderer else ctx.renderer  # None: frames drawn as images
     data, frames = await ctx.replays.get(
         (row.id, code), lambda: ctx.workers.aside(animation, record, renderer, lang=code)
     )
