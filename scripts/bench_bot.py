@@ -31,6 +31,7 @@ from bot.results import User
 from bot.service import advance as svc_advance
 from bot.service import lobby as svc_lobby
 from bot.service import moves as svc_moves
+from bot.service import predraw as svc_predraw
 from bot.service.context import Context
 from bot.service.workers import ProcessWorkers
 from engine import Game
@@ -127,6 +128,7 @@ async def after_restart(db: Path, games: list[int], ready: float) -> tuple[float
     workers = ProcessWorkers()
     warming = asyncio.create_task(workers.start())
     svc = await Context.open(db, workers=workers)
+    drawing_ahead = asyncio.create_task(svc_predraw.predraw(svc))  # as `CittaBot.setup_hook` does
     await asyncio.sleep(max(0.0, ready - (time.perf_counter() - began)))
     rnd = random.Random(2)
     times: list[float] = []
@@ -137,6 +139,7 @@ async def after_restart(db: Path, games: list[int], ready: float) -> tuple[float
         times.append(await human_move(svc, live[0], rnd))
         await svc_advance.advance(svc, live[0])
     await warming
+    await drawing_ahead
     await svc.close()
     workers.close()
     return times[0], times[1:]

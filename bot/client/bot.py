@@ -21,7 +21,7 @@ from bot.client.translator import CittaTranslator
 from bot.errors import StorageUnavailable
 from bot.results import Outcome
 from bot.service import advance as advancing
-from bot.service import process, resume
+from bot.service import predraw, process, resume
 from bot.service import tick as ticking
 from bot.service.context import Context, shards_of
 from bot.service.delivery import Deliverer
@@ -133,6 +133,7 @@ class CittaBot(commands.AutoShardedBot):
             lobby_days=self.lobby_days,
         )
         await process.take_over(self._service)
+        self._spawn(predraw.predraw(self._service))  # the last of the workers' jobs: none waits for it
         self._deliverer = Deliverer.of(self._service, DiscordSender(self))
         await self.tree.set_translator(CittaTranslator())
         add_commands(self.tree, self.dev_guild)

@@ -13,11 +13,12 @@ from __future__ import annotations
 import logging
 
 from bot.results import Outcome
+from bot.service.ahead import answer_stored
 from bot.service.commit import Made, commit, stage
+from bot.service.computer import decide_move
 from bot.service.context import Context
 from bot.service.ending import post_replay
 from bot.service.standing import standing
-from bot.service.workers import answer_move, decide_move
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ async def advance(ctx: Context, game_id: int) -> list[Outcome]:
         assert row.snapshot is not None and row.record is not None
         if seat.seat in answers:
             move = await ctx.workers.call(
-                answer_move, row.snapshot, row.record, seat.seat, answers[seat.seat], row.version
+                answer_stored, row.snapshot, row.record, seat.seat, answers[seat.seat], row.version
             )
             how = "ahead"
         else:

@@ -16,6 +16,7 @@ resigned or away seat is the bot's anyway).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from engine import Action, Game
 from engine.ai import choose
@@ -71,3 +72,9 @@ def answer(game: Game, seat: int, ahead: Mapping[str, str], seed: int) -> Action
             if picked is not None:
                 return picked
     return choose(game, seat, LEVEL, seed=seed)
+
+
+def answer_stored(snapshot: dict[str, Any], record: dict[str, Any], seat: int, ahead: dict[str, str],
+                  seed: int) -> Action:  # fmt: skip
+    """`answer` on a stored position (runs in a worker)."""
+    return answer(Game.restore(snapshot, record), seat, ahead, seed)

@@ -16,12 +16,11 @@ import i18n
 from bot.ids import custom_id
 from bot.results import PEEK_LABEL, Button, DirectMessage, Drawing, Message, Outcome, Picture, Post, unreached
 from bot.service import ahead, clock, ending, pictures, summary
-from bot.service.computer import played_for
+from bot.service.computer import plan_moves, played_for
 from bot.service.context import Context
 from bot.service.drawings import new_key
 from bot.service.next_up import heads_up
 from bot.service.standing import standing
-from bot.service.workers import plan_moves
 from bot.storage.rows import Clock, GameRow, MoveRow, SeatRow, Secret
 from engine import Action, Event, Game
 from i18n import _

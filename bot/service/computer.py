@@ -7,6 +7,8 @@ player missed a deadline under the policies ``computer`` and ``skip`` (until the
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
+from typing import Any
 
 from bot.storage.rows import GameSettings, SeatRow
 from engine import Action, Game
@@ -53,3 +55,30 @@ def played_for(seat: SeatRow, how: str) -> str:
     if how == "computer":
         return " " + _("(for {name}, who is away: a computer player)", name=seat.name)
     return " " + _("(for {name}, who is away: the least harmful move)", name=seat.name)
+
+
+def decide_move(
+    snapshot: dict[str, Any], record: dict[str, Any], seat: SeatRow, settings: GameSettings, seed: int
+) -> tuple[Action, str]:
+    """`decide` on a stored position (runs in a worker)."""
+    return decide(Game.restore(snapshot, record), seat, settings, seed)
+
+
+def plan_moves(
+    snapshot: dict[str, Any], record: dict[str, Any], seats: list[SeatRow], settings: GameSettings,
+    version: int, also: frozenset[int] = frozenset(),
+) -> list[tuple[int, Action, str]]:  # fmt: skip
+    """The bot's moves for the seats it plays (and ``also``, played as if away) until a human
+    must decide: (seat, move, ``computer`` or ``default``) each (runs in a worker)."""
+    game = Game.restore(snapshot, record)
+    by_seat = {s.seat: s for s in seats}
+    gone = {s.seat for s in seats if s.played_by_bot} | also
+    planned: list[tuple[int, Action, str]] = []
+    while not game.is_over and (todo := [s for s in game.pending_seats() if s in gone]):
+        seat = by_seat[todo[0]]
+        if seat.seat in also and not seat.played_by_bot:
+            seat = replace(seat, away=True)
+        move, how = decide(game, seat, settings, seed=version + len(planned))
+        game.play(seat.seat, move)
+        planned.append((seat.seat, move, how))
+    return planned

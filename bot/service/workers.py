@@ -11,39 +11,37 @@ with `call` / `call_near`. What one member asked for privately — a replay, a h
 board, the position in words — is sent with `aside`: it runs in a lane of its own, one job at a
 time, in a worker that yields the CPU to every other (`ASIDE_NICENESS`). A flood of those
 therefore queues behind itself and never delays a game's posts or its computer players.
+
+A third, the lowest: `idle`, for work nobody waits for that makes a later job quicker (after a
+restart, drawing the running games' current posts where their next ones will be drawn, so their
+caches are warm: `bot.service.predraw`). Such a job starts only on its key's worker, only once
+that worker has warmed up, and only while no other job waits: a turn post sent meanwhile goes
+first, and waits at most for the one idle job already running.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
-import ctypes.util
 import functools
 import itertools
 import logging
 import multiprocessing
 import os
-import signal
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
-from bot.service import ahead
-from bot.service.computer import decide
 from bot.service.host import rss_mib, usable_cpus
-from bot.storage.rows import GameSettings, SeatRow
-from engine import Action, Game
+from bot.service.worker_start import WORKER_NICENESS, warm_worker
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-WORKER_NICENESS = 5
-PR_SET_PDEATHSIG = 1
 
 
 class Workers(Protocol):
@@ -58,6 +56,11 @@ class Workers(Protocol):
         posts and computer players (see the module docstring), one job at a time."""
         ...
 
+    async def idle(self, key: int, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """`call_near` at the lowest priority (see the module docstring): only on ``key``'s own
+        worker, warm and with nothing else to do."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -65,6 +68,7 @@ class ThreadWorkers:
     """Runs each call in a thread of the default executor (the `aside` lane: one at a time)."""
 
     _aside: asyncio.Lock | None = None
+    _idle: asyncio.Lock | None = None
 
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         return await asyncio.to_thread(fn, *args, **kwargs)
@@ -77,6 +81,12 @@ class ThreadWorkers:
         async with self._aside:
             return await self.call(fn, *args, **kwargs)
 
+    async def idle(self, key: int, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """One at a time, in a thread (threads have no priority: this is the best they can do)."""
+        self._idle = self._idle or asyncio.Lock()
+        async with self._idle:
+            return await self.call(fn, *args, **kwargs)
+
     def close(self) -> None:
         return None
 
@@ -86,40 +96,6 @@ def workers_for(count: int | None, memory: int | None = None) -> Workers:
     threads of the bot's own process, for the smallest hosts), each replaced between jobs once it
     holds more than ``memory`` MiB (None or 0: never)."""
     return ThreadWorkers() if count == 0 else ProcessWorkers(count, memory=memory)
-
-
-def _die_with_parent(parent: int) -> None:
-    """End this worker when the bot's process (``parent``) ends, even by SIGKILL (a pool's
-    workers would otherwise live on, each holding the renderer's memory): Linux's parent-death
-    signal, and elsewhere a thread that watches for the parent to go. A parent that died while
-    this worker was starting ends it at once."""
-    if os.getppid() != parent:
-        os._exit(1)
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL) == 0 and os.getppid() == parent:
-            return
-    except (OSError, AttributeError):
-        pass
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(1.0)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
-
-
-def _warm(parent: int, niceness: int = WORKER_NICENESS) -> None:
-    """Worker start-up: die with the bot, yield the CPU to the event loop's process when both
-    want it (and an `aside` worker to every other), import the engine and the renderer, and build
-    what every board needs."""
-    _die_with_parent(parent)
-    os.nice(niceness)
-    import engine.ai  # noqa: F401
-    import render
-
-    render.warm()
 
 
 class ProcessWorkers:
@@ -156,7 +132,11 @@ class ProcessWorkers:
         self._aside_jobs = 0
         """Jobs sent to the `aside` lane so far (an idle worker is stopped only if none came since)."""
         self._busy = [False] * self.processes
+        self._ready = [False] * self.processes
+        """Workers known to be warm (their start-up done): only those take `idle` jobs."""
         self._waiting: deque[_Job] = deque()
+        self._idle: deque[_Job] = deque()
+        """`idle` jobs, each for its key's worker, started when nothing else waits."""
         self.near = 0
         """Jobs with a key that ran on their key's worker."""
         self.keyed = 0
@@ -167,7 +147,7 @@ class ProcessWorkers:
         return ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_warm,
+            initializer=warm_worker,
             initargs=(os.getpid(), niceness),
         )
 
@@ -213,6 +193,16 @@ class ProcessWorkers:
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         return await self.call_near(None, fn, *args, **kwargs)
 
+    async def idle(self, key: int, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """``fn(*args, **kwargs)`` on ``key``'s worker, once it is warm and free and no other job
+        waits (see the module docstring); not tried again if that worker dies."""
+        job = _Job(key, functools.partial(fn, *args, **kwargs), asyncio.get_running_loop().create_future())
+        job.idle = True
+        self._idle.append(job)
+        self._dispatch()
+        result: T = await job.done
+        return result
+
     async def call_near(self, key: int | None, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """``fn(*args, **kwargs)`` in a worker: the worker of ``key`` when it is free (None: any)."""
         job = _Job(key, functools.partial(fn, *args, **kwargs), asyncio.get_running_loop().create_future())
@@ -227,15 +217,23 @@ class ProcessWorkers:
         return None if job.key is None else (job.key * FIBONACCI % 2**64) * self.processes >> 64
 
     def _dispatch(self) -> None:
-        """Start waiting jobs on the free workers."""
-        for gone in [j for j in self._waiting if j.done.done()]:  # given up by their caller
-            self._waiting.remove(gone)
+        """Start waiting jobs on the free workers; then, if none waits, `idle` jobs on theirs."""
+        for queue in (self._waiting, self._idle):
+            for gone in [j for j in queue if j.done.done()]:  # given up by their caller
+                queue.remove(gone)
         while self._waiting:
             free = [w for w, busy in enumerate(self._busy) if not busy]
             taken = next(((w, job) for w in free if (job := self._take(w, free)) is not None), None)
             if taken is None:
                 return
             self._start(*taken)
+        for worker in range(self.processes):
+            if self._busy[worker] or not self._ready[worker]:
+                continue
+            job = next((j for j in self._idle if self._home(j) == worker), None)
+            if job is not None:
+                self._idle.remove(job)
+                self._start(worker, job)
 
     def _take(self, worker: int, free: list[int]) -> _Job | None:
         """The job the free ``worker`` takes: the first of the next few meant for it, else the
@@ -252,7 +250,7 @@ class ProcessWorkers:
 
     def _start(self, worker: int, job: _Job) -> None:
         self._busy[worker] = True
-        if job.key is not None:
+        if job.key is not None and not job.idle:
             self.keyed += 1
             self.near += self._home(job) == worker
         try:
@@ -276,9 +274,10 @@ class ProcessWorkers:
 
     def _finished(self, worker: int, job: _Job, done: Future[Any]) -> None:
         self._busy[worker] = False
+        self._ready[worker] = True
         if done.cancelled():
             job.done.cancel()
-        elif isinstance(error := done.exception(), BrokenProcessPool) and not job.retried:
+        elif isinstance(error := done.exception(), BrokenProcessPool) and not job.retried and not job.idle:
             log.warning("A worker process died while running a job; the job is tried once more")
             self._renew(worker, cancel=True)
             job.retried = True
@@ -306,8 +305,23 @@ class ProcessWorkers:
         its budget: ``warm`` the new one now, so the next job waits for the warm-up at most once)."""
         self._pools[worker].shutdown(wait=False, cancel_futures=cancel)
         self._pools[worker] = self._new_pool()
+        self._ready[worker] = False
         if warm:
-            self._pools[worker].submit(os.getpid)
+            self._watch_warm(worker)
+
+    def _watch_warm(self, worker: int) -> asyncio.Future[int]:
+        """Warm ``worker`` now (its first job, a trivial one, waits for its start-up); once it is
+        done the worker takes `idle` jobs."""
+        pool = self._pools[worker]
+        warmed = asyncio.wrap_future(pool.submit(os.getpid))
+
+        def ready(_: object) -> None:
+            if self._pools[worker] is pool and not self._busy[worker]:
+                self._ready[worker] = True
+                self._dispatch()
+
+        warmed.add_done_callback(ready)
+        return warmed
 
     def pids(self) -> list[int]:
         """The worker processes' ids (those started so far; the `aside` lane's last)."""
@@ -316,7 +330,7 @@ class ProcessWorkers:
 
     async def start(self) -> None:
         """Start every worker now (each imports the engine and warms the renderer)."""
-        await asyncio.gather(*(asyncio.wrap_future(pool.submit(os.getpid)) for pool in self._pools))
+        await asyncio.gather(*(self._watch_warm(w) for w in range(self.processes)))
 
     def close(self) -> None:
         """Stop every worker now, even one still warming (they start while the bot logs in: a bot
@@ -329,9 +343,10 @@ class ProcessWorkers:
             pool.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 process.terminate()
-        for job in self._waiting:
+        for job in (*self._waiting, *self._idle):
             job.done.cancel()
         self._waiting.clear()
+        self._idle.clear()
         deadline = time.monotonic() + CLOSE_WAIT
         for thread in threads:  # each pool's thread sees its worker gone and closes its pipes
             if thread is not None:
@@ -362,36 +377,5 @@ class _Job:
     call: Callable[[], Any]
     done: asyncio.Future[Any]
     retried: bool = False
-
-
-def decide_move(
-    snapshot: dict[str, Any], record: dict[str, Any], seat: SeatRow, settings: GameSettings, seed: int
-) -> tuple[Action, str]:
-    """`bot.service.computer.decide` on a stored position (runs in a worker)."""
-    return decide(Game.restore(snapshot, record), seat, settings, seed)
-
-
-def answer_move(snapshot: dict[str, Any], record: dict[str, Any], seat: int, standing: dict[str, str],
-                seed: int) -> Action:  # fmt: skip
-    """`bot.service.ahead.answer` on a stored position (runs in a worker)."""
-    return ahead.answer(Game.restore(snapshot, record), seat, standing, seed)
-
-
-def plan_moves(
-    snapshot: dict[str, Any], record: dict[str, Any], seats: list[SeatRow], settings: GameSettings,
-    version: int, also: frozenset[int] = frozenset(),
-) -> list[tuple[int, Action, str]]:  # fmt: skip
-    """The bot's moves for the seats it plays (and ``also``, played as if away) until a human
-    must decide: (seat, move, ``computer`` or ``default``) each (runs in a worker)."""
-    game = Game.restore(snapshot, record)
-    by_seat = {s.seat: s for s in seats}
-    gone = {s.seat for s in seats if s.played_by_bot} | also
-    planned: list[tuple[int, Action, str]] = []
-    while not game.is_over and (todo := [s for s in game.pending_seats() if s in gone]):
-        seat = by_seat[todo[0]]
-        if seat.seat in also and not seat.played_by_bot:
-            seat = replace(seat, away=True)
-        move, how = decide(game, seat, settings, seed=version + len(planned))
-        game.play(seat.seat, move)
-        planned.append((seat.seat, move, how))
-    return planned
+    idle: bool = False
+    """An `idle` job: it starts only on its key's worker, when no other job waits."""

@@ -1,0 +1,54 @@
+"""After a restart, the running games' current posts drawn ahead, nobody waiting for them (part of
+the service layer), so that the first board after a restart comes as quickly as any other.
+
+A worker that has warmed up (`bot.service.worker_start`) still draws a game's first post slowly:
+what the renderer keeps for a game — the bands of its last table (`render.bands`), its layout's
+landscape and its players' pieces — is not there yet (measured with `scripts/bench_bot.py`: some
+three times a warm post). `predraw` draws the current post of the most recently active running
+games, each in the worker that will draw its next post (`Workers.idle`, keyed by the game's id as
+`pictures.post_pictures` is), and restores their positions in this process (`Context.positions`):
+a move made then finds everything it needs ready.
+
+It is bounded — the `PREDRAW_GAMES` most recently active games of this process's shards, one
+picture set each — and comes last: an `idle` job starts only on its game's warm worker with no
+other job waiting, so a turn post goes first (waiting at most for the one pre-draw already
+running). The pictures are thrown away; the next post is drawn as usual, the same pictures
+whether or not its game was pre-drawn (what the renderer keeps changes times, never pictures).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from bot.service.context import Context
+
+log = logging.getLogger(__name__)
+PREDRAW_GAMES = 16
+"""Running games pre-drawn after a restart, the most recently active first: about a fifth of a
+second of a worker's time each, 2 MB of kept bands (`render.bands` keeps some 400 games' worth)."""
+
+
+async def predraw(ctx: Context, limit: int = PREDRAW_GAMES) -> int:
+    """Draw ahead the current post of the ``limit`` most recently active running games (see the
+    module docstring): how many were drawn. A failure is logged and skipped (nobody waits)."""
+    if ctx.renderer is None or limit <= 0:
+        return 0
+    rows = [r for r in await ctx.storage.games.active_games(ctx.shards) if r.status == "active" and r.record]
+    rows.sort(key=lambda r: (r.updated_at, r.id), reverse=True)
+    jobs = []
+    for row in rows[:limit]:
+        game = ctx.positions.look(row)  # restored now: the game's next move finds it
+        pending = game.pending_seats()
+        jobs.append(
+            ctx.workers.idle(
+                row.id, ctx.renderer.post, game.view(None), highlight=list(row.highlight), last_move="",
+                focus=pending[0] if pending else None, lang=row.settings.language,
+            )
+        )  # fmt: skip
+    drawn = await asyncio.gather(*jobs, return_exceptions=True)
+    failed = [(row.id, d) for row, d in zip(rows, drawn, strict=False) if isinstance(d, BaseException)]
+    for game_id, error in failed:
+        log.info("Drawing game %s's post ahead failed: %r", game_id, error)
+    log.info("Drew ahead the posts of %d running game(s)", len(drawn) - len(failed))
+    return len(drawn) - len(failed)
