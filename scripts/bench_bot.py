@@ -10,9 +10,13 @@ Usage: python scripts/bench_bot.py [MOVES] [READY]
 2. The event loop: two such games whose computers think at the same time, while a probe
    measures how late ``asyncio.sleep(5 ms)`` wakes up (targets: p99 < 20 ms).
 3. A restart: new workers, started as `CittaBot.login` starts them (warming while the database
-   opens and the bot logs in), and READY seconds later (default 0.5: the soonest a restarted bot
-   answers a command) the human's move in one of those games; its time beside the median of the
-   next warm moves, and the ratio (target: at most 2).
+   opens and the bot logs in), the running games' posts drawn ahead as `CittaBot.setup_hook` has
+   them drawn (`bot.service.predraw`), and READY seconds later (default 0.5: the soonest a
+   restarted bot answers a command) the human's move in one of those games; its time beside the
+   median of the next warm moves, and the ratio (target: at most 2). Then a second restart, whose
+   first move waits until the workers have warmed up and the games are drawn ahead: the same
+   figures. Each with when the workers were warm and when the games were drawn ahead: a move
+   made before then waits for a worker's start-up (imports, then `render.warm`: about 2 s of CPU).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -110,26 +116,51 @@ async def main(moves: int, ready: float) -> None:
         await lagging
         await svc.close()
         workers.close()
-        first, warm = await after_restart(Path(tmp) / "bench.db", games, ready)
+        restarts = [await after_restart(Path(tmp) / "bench.db", games, when) for when in (ready, None)]
     print(summary("the mover's own move, stored and announced (board drawn)", waits))
     print(summary("event-loop lag while strong players think in two games", lags))
     print(f"computer players thought for {thinking:.1f} s in all, with {workers.processes} worker processes")
-    typical = statistics.median(warm)
-    print(
-        f"after a restart (a move {ready:.1f} s after start): the first board {first * 1000:.0f} ms, "
-        f"a warm one {typical * 1000:.0f} ms (median of {len(warm)}): {first / typical:.1f}x (target: ≤ 2x)"
-    )
+    for r in restarts:
+        typical = statistics.median(r.warm)
+        print(
+            f"after a restart (a move {r.moved_at:.1f} s after start; workers warm at {r.warm_at:.1f} s, "
+            f"games drawn ahead at {r.drawn_at:.1f} s): the first board {r.first * 1000:.0f} ms, a warm one "
+            f"{typical * 1000:.0f} ms (median of {len(r.warm)}): {r.first / typical:.1f}x (target: ≤ 2x)"
+        )
 
 
-async def after_restart(db: Path, games: list[int], ready: float) -> tuple[float, list[float]]:
+@dataclass
+class Restart:
+    first: float
+    """The first move's time (seconds)."""
+    warm: list[float]
+    """The next `WARM_MOVES` moves' times."""
+    moved_at: float
+    warm_at: float
+    drawn_at: float
+    """When the first move was made, the workers were warm, the games drawn ahead (s after start)."""
+
+
+async def after_restart(db: Path, games: list[int], ready: float | None) -> Restart:
     """A restart on ``db``: the first human move's time (``ready`` seconds after the workers were
-    started, as the bot starts them while it logs in), then the next `WARM_MOVES` moves' times."""
+    started, as the bot starts them while it logs in; None: once they are warm and the running games
+    drawn ahead), then the next `WARM_MOVES` moves' times."""
     began = time.perf_counter()
     workers = ProcessWorkers()
+    marks: dict[str, float] = {}
+
+    def mark(name: str) -> Callable[[object], None]:
+        return lambda _done: marks.setdefault(name, time.perf_counter() - began)
+
     warming = asyncio.create_task(workers.start())
+    warming.add_done_callback(mark("warm"))
     svc = await Context.open(db, workers=workers)
     drawing_ahead = asyncio.create_task(svc_predraw.predraw(svc))  # as `CittaBot.setup_hook` does
-    await asyncio.sleep(max(0.0, ready - (time.perf_counter() - began)))
+    drawing_ahead.add_done_callback(mark("drawn"))
+    if ready is None:
+        await asyncio.gather(warming, drawing_ahead)
+    await asyncio.sleep(max(0.0, (ready or 0.0) - (time.perf_counter() - began)))
+    moved_at = time.perf_counter() - began
     rnd = random.Random(2)
     times: list[float] = []
     for _ in range(WARM_MOVES + 1):
@@ -142,7 +173,7 @@ async def after_restart(db: Path, games: list[int], ready: float) -> tuple[float
     await drawing_ahead
     await svc.close()
     workers.close()
-    return times[0], times[1:]
+    return Restart(times[0], times[1:], moved_at, marks["warm"], marks["drawn"])
 
 
 if __name__ == "__main__":

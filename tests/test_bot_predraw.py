@@ -5,10 +5,12 @@ only once that worker is warm, and never before a job that is waiting — a turn
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import time
 from pathlib import Path
 
+import pytest
 from test_bot_support import FakeClock, FakeRenderer, open_service, start_game
 
 from bot.service import predraw
@@ -85,4 +87,20 @@ async def test_the_most_recently_active_games_are_drawn_ahead_and_no_more(tmp_pa
         assert svc.positions.look(row) is not None
     assert {row.id for row in latest} == set(list(svc.positions._kept)[-2:]), "their positions restored"
     assert await predraw.predraw(svc, limit=0) == 0 and len(renderer.calls) == 2
+    await svc.close()
+
+
+class _Broken(FakeRenderer):
+    def post(self, view: object, **options: object) -> list[tuple[str, bytes, str]]:
+        raise RuntimeError("no fonts")
+
+
+async def test_a_post_that_cannot_be_drawn_ahead_is_skipped_and_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    svc = await open_service(tmp_path / "b.db", renderer=_Broken())
+    await start_game(svc, 2)
+    assert await predraw.predraw(svc) == 0  # nothing raised: nobody waits for it
+    assert "post ahead failed: RuntimeError('no fonts')" in caplog.text
     await svc.close()

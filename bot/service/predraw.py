@@ -22,6 +22,7 @@ import asyncio
 import logging
 
 from bot.service.context import Context
+from bot.storage.rows import GameRow
 
 log = logging.getLogger(__name__)
 PREDRAW_GAMES = 16
@@ -31,24 +32,33 @@ second of a worker's time each, 2 MB of kept bands (`render.bands` keeps some 40
 
 async def predraw(ctx: Context, limit: int = PREDRAW_GAMES) -> int:
     """Draw ahead the current post of the ``limit`` most recently active running games (see the
-    module docstring): how many were drawn. A failure is logged and skipped (nobody waits)."""
+    module docstring): how many were drawn. A failure is logged and skipped: nobody waits for it."""
     if ctx.renderer is None or limit <= 0:
         return 0
-    rows = [r for r in await ctx.storage.games.active_games(ctx.shards) if r.status == "active" and r.record]
+    try:
+        rows = [
+            r for r in await ctx.storage.games.active_games(ctx.shards) if r.status == "active" and r.record
+        ]
+    except Exception:
+        log.warning("The running games could not be read to draw their posts ahead", exc_info=True)
+        return 0
     rows.sort(key=lambda r: (r.updated_at, r.id), reverse=True)
-    jobs = []
-    for row in rows[:limit]:
+    drawn = await asyncio.gather(*(_draw_ahead(ctx, row) for row in rows[:limit]))
+    log.info("Drew ahead the posts of %d running game(s)", sum(drawn))
+    return sum(drawn)
+
+
+async def _draw_ahead(ctx: Context, row: GameRow) -> bool:
+    """The current post of ``row``'s game drawn in its worker, at the lowest priority; whether it was."""
+    assert ctx.renderer is not None
+    try:
         game = ctx.positions.look(row)  # restored now: the game's next move finds it
         pending = game.pending_seats()
-        jobs.append(
-            ctx.workers.idle(
-                row.id, ctx.renderer.post, game.view(None), highlight=list(row.highlight), last_move="",
-                focus=pending[0] if pending else None, lang=row.settings.language,
-            )
+        await ctx.workers.idle(
+            row.id, ctx.renderer.post, game.view(None), highlight=list(row.highlight), last_move="",
+            focus=pending[0] if pending else None, lang=row.settings.language,
         )  # fmt: skip
-    drawn = await asyncio.gather(*jobs, return_exceptions=True)
-    failed = [(row.id, d) for row, d in zip(rows, drawn, strict=False) if isinstance(d, BaseException)]
-    for game_id, error in failed:
-        log.info("Drawing game %s's post ahead failed: %r", game_id, error)
-    log.info("Drew ahead the posts of %d running game(s)", len(drawn) - len(failed))
-    return len(drawn) - len(failed)
+    except Exception as error:
+        log.info("Drawing game %s's post ahead failed: %r", row.id, error)
+        return False
+    return True
