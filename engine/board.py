@@ -125,6 +125,11 @@ class Board:
         self.within3: tuple[frozenset[int], ...] = tuple(
             frozenset(j for j, d in enumerate(row) if d <= 3) for row in self.dist
         )
+        self.within3_mask: tuple[int, ...] = tuple(sum(1 << j for j in near) for near in self.within3)
+        """`within3` as bit masks (bit ``j`` set: hex ``j`` is at most 3 steps away)."""
+        self._playable_order: dict[int, tuple[int, ...]] = {
+            n: tuple(i for i, z in enumerate(self.zone_idx) if z <= top) for n, top in PLAYABLE_ZONES.items()
+        }
         self._playable: dict[int, frozenset[int]] = {
             n: frozenset(i for i, z in enumerate(self.zone_idx) if z <= top)
             for n, top in PLAYABLE_ZONES.items()
@@ -221,6 +226,10 @@ class Board:
 
     def playable_idx(self, players: int) -> frozenset[int]:
         return self._playable[players]
+
+    def playable_order(self, players: int) -> tuple[int, ...]:
+        """`playable_idx` in board order."""
+        return self._playable_order[players]
 
     def sort_key(self, label: str) -> int:
         """Board order: top row first, then left to right (the hex's index)."""

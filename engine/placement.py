@@ -8,7 +8,8 @@ these same checks.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 
 from .actions import Action
 from .board import BOARD
@@ -47,25 +48,37 @@ CASTLE_TOO_CLOSE = {
 between, and whether the nearest building is not the castle."""
 
 
-@dataclass
 class Table:
-    """Derived lookups of one position, computed once per question asked of it."""
+    """Derived lookups of one position, each computed when first asked (a question that needs
+    no occupancy, such as a starvation's answers, does not pay for it) and kept while the
+    position is asked about."""
 
-    state: GameState
-    occ: dict[int, City] = field(init=False)
-    areas: dict[str, Area] = field(init=False)
-    playable: frozenset[int] = field(init=False)
-    stacks_used: dict[str, int] = field(init=False)
+    def __init__(self, state: GameState) -> None:
+        self.state = state
+        self.playable: frozenset[int] = BOARD.playable_idx(state.n_players)
 
-    def __post_init__(self) -> None:
-        self.occ = occupancy(self.state)
-        self.areas = area_map(self.state)
-        self.playable = BOARD.playable_idx(self.state.n_players)
+    @cached_property
+    def occ(self) -> dict[int, City]:
+        """Every occupied hex (board index) and its city (`engine.cities.occupancy`)."""
+        return occupancy(self.state)
+
+    @cached_property
+    def areas(self) -> dict[str, Area]:
+        return area_map(self.state)
+
+    @cached_property
+    def lake(self) -> frozenset[int]:
+        """The hexes (board indexes) that touch a lake (the terrain never changes in a game)."""
+        return self.state.lake_idx()
+
+    @cached_property
+    def stacks_used(self) -> dict[str, int]:
+        """Tokens of each stack on the board."""
         used = dict.fromkeys(STACK_SIZE, 0)
         for c in self.state.cities:
             for b in c.buildings:
                 used[TOKEN_STACK[b.kind]] += 1
-        self.stacks_used = used
+        return used
 
     def owner_name(self, city: City) -> str:
         return self.state.players[city.owner].name
@@ -205,19 +218,26 @@ def terrain_problem(t: Table, kind: str, label: str) -> Phrase | None:
 
 def building_sites(t: Table, city: City) -> list[str]:
     """Every hex where this city may place a building (before kind-specific rules)."""
+    return [BOARD.labels[i] for i in sorted(site_idx(t, city))]
+
+
+def site_idx(t: Table, city: City) -> list[int]:
+    """`building_sites` as board indexes, in no set order. The sites of two cities never
+    overlap: a hex next to two cities is no site (an empty hex must separate them)."""
+    occ, playable, neighbours = t.occ, t.playable, BOARD.neighbour_idx
     idx = BOARD.index
     seen: set[int] = set()
     out: list[int] = []
     for h in (city.castle, *(b.hex for b in city.buildings)):
-        for n in BOARD.neighbour_idx[idx[h]]:
+        for n in neighbours[idx[h]]:
             if n in seen:
                 continue
             seen.add(n)
-            if n in t.occ or n not in t.playable:
+            if n in occ or n not in playable:
                 continue
-            if all(t.occ.get(m, city) is city for m in BOARD.neighbour_idx[n]):
+            if all(occ.get(m, city) is city for m in neighbours[n]):
                 out.append(n)
-    return [BOARD.labels[i] for i in sorted(out)]
+    return out
 
 
 def castle_problem(t: Table, seat: int, label: str) -> Phrase | None:
@@ -243,7 +263,14 @@ def castle_problem(t: Table, seat: int, label: str) -> Phrase | None:
 
 def castle_sites(t: Table) -> list[str]:
     """Every hex where a new castle may stand now."""
-    blocked: set[int] = set()
+    labels = BOARD.labels
+    return [labels[i] for i in castle_site_idx(t)]
+
+
+def castle_site_idx(t: Table) -> list[int]:
+    """`castle_sites` as board indexes, in board order."""
+    masks = BOARD.within3_mask
+    blocked = 0
     for i in t.occ:
-        blocked |= BOARD.within3[i]
-    return [BOARD.labels[i] for i in sorted(t.playable - blocked)]
+        blocked |= masks[i]
+    return [i for i in BOARD.playable_order(t.state.n_players) if not blocked >> i & 1]

@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
 
+from .board import BOARD
 from .components import Service, Terrain
 
 Phase = Literal["setup", "politics", "relocation", "demolition", "feeding", "over"]
@@ -126,6 +127,7 @@ class GameState(BaseModel):
     winners: list[int] | None = None
 
     _area_map: dict[str, Area] | None = PrivateAttr(default=None)
+    _lake_idx: frozenset[int] | None = PrivateAttr(default=None)
 
     def __eq__(self, other: object) -> bool:
         """Equal when every field is (the private lookup cache does not count)."""
@@ -140,6 +142,19 @@ class GameState(BaseModel):
         cached: dict[str, Area] | None = private["_area_map"]
         if cached is None:
             cached = private["_area_map"] = {a.id: a for a in self.areas}
+        return cached
+
+    def lake_idx(self) -> frozenset[int]:
+        """The hexes (board indexes) that touch a lake area (cached, as `area_map`)."""
+        private = self.__pydantic_private__
+        assert private is not None
+        cached: frozenset[int] | None = private["_lake_idx"]
+        if cached is None:
+            lakes = {a.id for a in self.areas if a.terrain == "lake"}
+            touching = BOARD.area_idx
+            cached = private["_lake_idx"] = frozenset(
+                i for i, ids in enumerate(touching) if lakes.intersection(ids)
+            )
         return cached
 
     # --- small lookups used everywhere ------------------------------------------------

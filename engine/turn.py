@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, cast
 
-from .actions import Action
+from .actions import Action, placed
 from .board import BOARD
-from .cities import castle_citizens, city_at, fitting, room, services
+from .cities import castle_citizens, city_at, fitting, has_market, room, services
 from .components import (
     ARCHES,
     BREAD_COST,
@@ -20,6 +20,7 @@ from .components import (
     CASTLES_PER_PLAYER,
     GOLDEN_COST,
     MASTER_COST,
+    NEEDS_LAKE,
     POLITICS_TITLES,
     POLL_ALL_COST,
     SIZE,
@@ -31,12 +32,10 @@ from .construction import add_building, build_problem, found_city, found_source
 from .events import Events
 from .placement import (
     Table,
-    building_sites,
     castle_problem,
-    castle_sites,
+    castle_site_idx,
     city_at_neighbour,
-    city_building_problem,
-    terrain_problem,
+    site_idx,
 )
 from .politics_row import draw_for_pass, take_from_row
 from .state import City, GameState
@@ -250,53 +249,56 @@ def turn_problem(t: Table, seat: int, a: Action) -> Phrase | None:
 # --- legal moves ----------------------------------------------------------------------
 
 
-def _placed(verb: str, labels: list[str], building: str | None = None) -> list[Action]:
-    """``verb`` on each of ``labels`` (with ``building``): ``Action(verb, hex=label,
-    building=building)``, made as the tuple it is (a search lists thousands)."""
-    new = tuple.__new__
-    return [new(Action, (verb, h, building, None, None, (), (), None)) for h in labels]
-
-
 def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
     """Every move ``seat`` may make as its turn, already in canonical (sorted) order, in
-    batches (a batch per kind of move, found when the one before is used up)."""
+    batches (a batch per kind of move, found when the one before is used up).
+
+    The moves are the ones `turn_problem` allows, found without asking it move by move: the
+    building sites of the seat's cities (`site_idx`) once, then per kind of building the
+    cities `city_building_problem` lets build it (a token left; a spare citizen, or for a
+    market none yet and a citizen in the supply) and, for a fountain or bath, the sites by a
+    lake (`terrain_problem`). Moves are picked from rows made once (`engine.actions.placed`)."""
     state = t.state
     p = state.players[seat]
-    row = set(state.politics_row)
+    row = state.politics_row
     cities = sorted(state.cities_of(seat), key=lambda c: BOARD.index[c.castle])
-    sites: dict[int, list[str]] = {}
-    cache: dict[str, list[str]] = {}
+    sites: list[tuple[int, City]] | None = None
+    found: dict[tuple[bool, bool], list[int]] = {}
 
-    def buildable(kind: str) -> list[str]:
-        if kind not in cache:
-            if not sites:
-                sites.update({c.id: building_sites(t, c) for c in cities})
-            hexes = [
-                h
-                for c in cities
-                if city_building_problem(t, c, kind) is None
-                for h in sites[c.id]
-                if terrain_problem(t, kind, h) is None
-            ]
-            cache[kind] = sorted(hexes, key=BOARD.index.__getitem__) if len(cities) > 1 else hexes
-        return cache[kind]
+    def buildable(kind: str) -> list[int]:
+        nonlocal sites
+        if t.tokens_left(kind) <= 0:
+            return []
+        market, lake = kind == "market", kind in NEEDS_LAKE
+        hexes = found.get((market, lake))
+        if hexes is None:
+            if sites is None:
+                sites = sorted((i, c) for c in cities for i in site_idx(t, c))  # (indexes never tie)
+            if market:
+                ok = {c.id for c in cities if not has_market(c)} if state.supply_citizens > 0 else set()
+            else:
+                ok = {c.id for c in cities if castle_citizens(c) >= 2}
+            water = t.lake
+            hexes = found[market, lake] = [i for i, c in sites if c.id in ok and (not lake or i in water)]
+        return hexes
 
     if p.action_cards > 0:
         yield [Action("gold")]
         if _found_problem(t, seat, None) is None:
-            sources = [c.castle for c in found_sources(state, seat)]
-            new = tuple.__new__  # Action("found", hex=h, source=c), made as the tuple it is
-            free = castle_sites(t)
-            yield [new(Action, ("found", h, None, None, None, (), (), c)) for h in free for c in sources]
+            sources = [placed("found", source=c.castle) for c in found_sources(state, seat)]
+            yield [r[i] for i in castle_site_idx(t) for r in sources]
         for kind in SMALL:
-            yield _placed("build", buildable(kind), kind)
+            line = placed("build", kind)
+            yield [line[i] for i in buildable(kind)]
     for card, cost in BUILDING_CARD_COST.items():
         if card in row and p.gold >= cost:
-            yield _placed(card, buildable(card))
+            line = placed(card)
+            yield [line[i] for i in buildable(card)]
     if "master" in row:
         for kind in BUILDINGS:
             if p.gold >= MASTER_COST[SIZE[kind]]:
-                yield _placed("master", buildable(kind), kind)
+                line = placed("master", kind)
+                yield [line[i] for i in buildable(kind)]
     if "golden" in row and state.supply_citizens > 0:
         for n, cost in GOLDEN_COST.items():
             if p.gold >= cost:
@@ -314,8 +316,11 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
                     else:
                         yield [Action("bread", n=n, hex=b.hex, service=s) for s in arches]
     if "harvest" in row and state.year < YEARS and p.notables >= 1:
-        farms = [b.hex for c in cities for b in c.buildings if b.kind == "farm" and not b.harvest]
-        yield _placed("harvest", sorted(farms, key=BOARD.index.__getitem__))
+        farms = [
+            BOARD.index[b.hex] for c in cities for b in c.buildings if b.kind == "farm" and not b.harvest
+        ]
+        line = placed("harvest")
+        yield [line[i] for i in sorted(farms)]
     if "poll" in row:
         yield [Action("poll", cards=c) for c in ((1, 2), (1, 3), (2, 3))]
         if p.gold >= POLL_ALL_COST:
