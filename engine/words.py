@@ -149,9 +149,29 @@ def told(words: Words, message: str, values: Mapping[str, Any] | None = None) ->
     event's text made on every move, is formatted at once."""
     if not values:
         return words.t(message)
-    if words is ENGLISH and all(type(v) is int or type(v) is str for v in values.values()):
-        return message.format(**values)
+    if words is ENGLISH:
+        return message.format(**{k: _english(v) for k, v in values.items()})
     return words.t(message, **{k: _value(words, k, v) for k, v in values.items()})
+
+
+def _english(value: Any) -> Any:
+    """`_value` in English, where every term is itself: told without asking `English` (a move's
+    event texts are told so)."""
+    kind = type(value)
+    if kind is int or kind is str:
+        return value
+    if isinstance(value, dict) and "message" in value:
+        inner = value.get("values") or {}
+        if "plural" in value:
+            count = value["count"]
+            form = value["message"] if count == 1 else value["plural"]
+            return form.format(count=count, **{k: _english(v) for k, v in inner.items()})
+        if not inner:
+            return value["message"]
+        return value["message"].format(**{k: _english(v) for k, v in inner.items()})
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(_english(v)) for v in value)
+    return value
 
 
 def tell(words: Words, phrase: Phrase) -> str:

@@ -1,0 +1,131 @@
+"""What keeps an engine step quick must not change a result (issue 31, docs/engine.md "Speed"):
+a turn's moves are picked without checking each (`engine.turn.legal_turn_moves`), events are made
+without pydantic's validation (`engine.events.made`), English texts without asking `English`.
+These compare each with the plain way: every move the checks allow, events validated, texts told
+through `Words`."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from engine import Action, Event, Game, events
+from engine.board import BOARD
+from engine.components import ARCHES, BUILDING_CARD_COST, BUILDINGS, SERVICES, SMALL
+from engine.decisions import canonical, problem
+from engine.placement import Table
+from engine.words import ENGLISH, PHRASE, Words, _value, told
+
+
+def random_games(count: int, players: int = 5) -> Iterator[tuple[Game, int]]:
+    """Positions of random games (a new game per seed), with the seat to act; the game moves
+    on when the position has been looked at."""
+    for seed in range(count):
+        rng = random.Random(seed)
+        g = Game.new(
+            [f"P{i}" for i in range(players)], seed=seed, setup="beginner" if seed % 2 else "experienced"
+        )
+        while not g.is_over:
+            seat = g.pending_seats()[0]
+            before = len(g.record().moves)
+            yield g, seat
+            if len(g.record().moves) == before:
+                g.play(seat, rng.choice(g.legal_moves(seat)))
+
+
+def played(count: int) -> Iterator[Event]:
+    """The events of every move of random 5-player games."""
+    for g, seat in random_games(count):
+        yield from g.play(seat, random.Random(len(g.record().moves)).choice(g.legal_moves(seat)))
+
+
+def every_turn_move(g: Game, seat: int) -> list[Action]:
+    """Every move of the turn notation on every hex (the castles of the seat as sources), in
+    canonical form (`engine.decisions.canonical`: a city named by its castle)."""
+    labels = BOARD.labels
+    castles = [c.castle for c in g.state.cities_of(seat)]
+    arches = {b.hex: len(ARCHES[b.kind]) for c in g.state.cities for b in c.buildings}
+    moves = [Action("gold"), Action("pass")]
+    moves += [Action("poll", cards=c) for c in ((1, 2), (1, 3), (2, 3), (1, 2, 3))]
+    for h in labels:
+        moves += [Action("found", hex=h, source=c) for c in castles]
+        moves += [Action("build", hex=h, building=k) for k in SMALL]
+        moves += [Action(card, hex=h) for card in BUILDING_CARD_COST]
+        moves += [Action("master", hex=h, building=k) for k in BUILDINGS]
+        moves += [Action("harvest", hex=h)]
+        for n in (1, 2, 3):
+            moves += [Action("golden", n=n, hex=h), Action("bread", n=n, hex=h)]
+            if arches.get(h, 0) > 1:  # (a building of one arch is named without it)
+                moves += [Action("bread", n=n, hex=h, service=s) for s in SERVICES]
+    return [a for a in moves if canonical(g.state, seat, a) == a]
+
+
+def test_a_turns_legal_moves_are_every_move_its_checks_allow_in_canonical_order() -> None:
+    turns = 0
+    for k, (g, seat) in enumerate(random_games(3)):
+        mine = g.pending_decisions(seat)
+        if k % 4 or len(mine) > 1 or mine[0].kind != "turn":
+            continue
+        d = mine[0]
+        t = Table(g.state)
+        allowed = sorted(
+            (a for a in every_turn_move(g, seat) if problem(t, d, a) is None), key=Action.sort_key
+        )
+        assert g.legal_moves(seat) == allowed
+        turns += 1
+    assert turns > 50
+
+
+def test_the_engines_events_are_those_pydantic_validates(monkeypatch: pytest.MonkeyPatch) -> None:
+    made: list[Event] = []
+    make = events.made
+
+    def checked(
+        kind: str, text: str, message: str, values: dict[str, Any] | None, kw: dict[str, Any]
+    ) -> Event:
+        e = make(kind, text, message, values, kw)
+        told = {} if values is None else {"message": message, "values": values}
+        validated = Event(kind=kind, text=text, **told, **kw)
+        assert e == validated and e.model_fields_set == validated.model_fields_set
+        assert list(e.__dict__.items()) == list(validated.__dict__.items())
+        assert e.hexes is not kw.get("hexes") and e.data is not kw.get("data") and e.values is not values
+        made.append(e)
+        return e
+
+    monkeypatch.setattr(events, "made", checked)
+    for _ in played(2):
+        pass
+    assert len(made) > 100
+
+
+class Spelled:
+    """English through the general path of `told` (not `ENGLISH`): the texts must be the same."""
+
+    def t(self, message: str, /, **values: object) -> str:
+        return message.format(**values) if values else message
+
+    def n(self, singular: str, plural: str, count: int, /, **values: object) -> str:
+        return (singular if count == 1 else plural).format(count=count, **values)
+
+
+def test_english_texts_are_told_as_through_words() -> None:
+    spelled: Words = Spelled()
+    phrases = [
+        PHRASE.t("{service} {before}→{after}", service="culture", before=1, after=2),
+        PHRASE.n("{count} citizen", "{count} citizens", 1),
+        PHRASE.n("{count} citizen in {city}", "{count} citizens in {city}", 3, city="Pisa"),
+        PHRASE.t("no values {here}"),
+        ["farm", PHRASE.t("{building} {hex}", building="bath", hex="I9")],
+        ("education", 3),
+        True,
+        None,
+        {"not": "a phrase"},
+    ]
+    for value in phrases:
+        assert told(ENGLISH, "{x}!", {"x": value}) == told(spelled, "{x}!", {"x": value})
+        assert _value(ENGLISH, "building", value) == _value(spelled, "building", value)
+    for e in played(2):
+        assert e.text == (told(spelled, e.message, e.values) if e.message else e.text)
