@@ -144,12 +144,17 @@ def is_neighbour(a: City, b: City) -> bool:
 
 
 def opposing_neighbours(state: GameState, city: City) -> list[City]:
-    """Neighbouring cities of other players, in founding order (never the owner's own)."""
-    near = reach(city)
-    idx = BOARD.index
+    """Neighbouring cities of other players, in founding order (never the owner's own); the
+    neighbourhood as a bit mask (`Board.within3_mask`), as it is asked for every city of a
+    relocation several times."""
+    masks, idx = BOARD.within3_mask, BOARD.index
+    near = masks[idx[city.castle]]
+    for b in city.buildings:
+        near |= masks[idx[b.hex]]
+    owner = city.owner
     return [
         c
         for c in state.cities
-        if c.owner != city.owner
-        and (idx[c.castle] in near or not near.isdisjoint([idx[b.hex] for b in c.buildings]))
+        if c.owner != owner
+        and (near >> idx[c.castle] & 1 or any(near >> idx[b.hex] & 1 for b in c.buildings))
     ]

@@ -132,9 +132,13 @@ def canonical(state: GameState, seat: int, a: Action) -> Action:
     return a
 
 
+IN_ORDER = frozenset({"turn", "castle", "starve"})
+"""The kinds of decision whose answers `iter_options` finds in canonical order (`Action.sort_key`)."""
+
+
 def iter_options(t: Table, d: Decision) -> Iterator[list[Action]]:
-    """Every move that answers ``d``, found lazily in batches (a turn's in canonical order: a
-    batch per kind of move; other decisions' one by one)."""
+    """Every move that answers ``d``, found lazily in batches (a turn's a batch per kind of
+    move; other decisions' one by one); in canonical order for the kinds of `IN_ORDER`."""
     state = t.state
     if d.kind == "turn":
         yield from legal_turn_moves(t, d.seat)
@@ -148,7 +152,11 @@ def iter_options(t: Table, d: Decision) -> Iterator[list[Action]]:
     elif d.kind == "demolish":
         yield from ([Action("demolish", hexes=hs)] for hs in iter_demolish_options(decision_city(state, d)))
     else:
-        yield from ([Action("starve", hexes=hs)] for hs in starve_options(state, d.seat, d.count))
+        new = tuple.__new__  # Action("starve", hexes=hs), made as the tuple it is
+        yield from (
+            [new(Action, ("starve", None, None, None, None, hs, (), None))]
+            for hs in starve_options(state, d.seat, d.count)
+        )
 
 
 def options(t: Table, d: Decision) -> list[Action]:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from itertools import combinations_with_replacement
 
 from .board import BOARD
 from .cities import city_at, player_citizens, player_food
@@ -23,12 +22,28 @@ def shortage(state: GameState, seat: int) -> int:
 
 
 def starve_options(state: GameState, seat: int, count: int) -> Iterator[tuple[str, ...]]:
-    """Every way to take ``count`` citizens from the player's cities (castle hexes, repeated)."""
-    cities = state.cities_of(seat)
-    for combo in combinations_with_replacement(range(len(cities)), count):
-        taken = Counter(combo)
-        if all(taken[i] <= cities[i].population for i in taken):
-            yield tuple(sorted((cities[i].castle for i in combo), key=BOARD.sort_key))
+    """Every way to take ``count`` citizens from the player's cities (castle hexes, repeated), in
+    canonical order: each way's hexes in board order, the ways in the order of their hexes'
+    board indexes (`Action.sort_key`), so that the answers need no sorting."""
+    cities = sorted(state.cities_of(seat), key=lambda c: BOARD.index[c.castle])
+    castles = [c.castle for c in cities]
+    caps = [c.population for c in cities]
+    last = len(cities)
+
+    def ways(i: int, left: int) -> Iterator[tuple[str, ...]]:
+        """The ways to take ``left`` citizens from the cities from the ``i``-th on: most from
+        the ``i``-th first (the ways that begin with its castle more often come first)."""
+        if left == 0:
+            yield ()
+            return
+        if i == last:
+            return
+        for m in range(min(caps[i], left), -1, -1):
+            head = (castles[i],) * m
+            for rest in ways(i + 1, left - m):
+                yield head + rest
+
+    yield from ways(0, count)
 
 
 def starve_problem(state: GameState, seat: int, count: int, hexes: tuple[str, ...]) -> Phrase | None:

@@ -26,7 +26,18 @@ from pydantic import BaseModel
 
 from .actions import Action
 from .construction import place_starting_castle
-from .decisions import ASKED, VERB_KIND, answers, asked, canonical, default, options, problem, resolve
+from .decisions import (
+    ASKED,
+    IN_ORDER,
+    VERB_KIND,
+    answers,
+    asked,
+    canonical,
+    default,
+    options,
+    problem,
+    resolve,
+)
 from .errors import IllegalMove, IrreversibleMove
 from .events import Event, Events, first_reveal, what_became_known
 from .flow import advance
@@ -218,7 +229,7 @@ class Game:
         if seat not in self._legal:
             t = self._lookups()
             mine = self.pending_decisions(seat)
-            if len(mine) == 1 and mine[0].kind == "turn":
+            if len(mine) == 1 and mine[0].kind in IN_ORDER:
                 ahead = self._ahead
                 if ahead is not None and ahead.decision is mine[0]:
                     moves = ahead.answers()  # the search `play` began (`_keep`)

@@ -14,8 +14,9 @@ import pytest
 
 from engine import Action, Event, Game, events
 from engine.board import BOARD
+from engine.cities import hexes_of, opposing_neighbours, reach
 from engine.components import ARCHES, BUILDING_CARD_COST, BUILDINGS, SERVICES, SMALL
-from engine.decisions import canonical, problem
+from engine.decisions import IN_ORDER, canonical, options, problem
 from engine.placement import Table
 from engine.words import ENGLISH, PHRASE, Words, _value, told
 
@@ -129,3 +130,30 @@ def test_english_texts_are_told_as_through_words() -> None:
         assert _value(ENGLISH, "building", value) == _value(spelled, "building", value)
     for e in played(2):
         assert e.text == (told(spelled, e.message, e.values) if e.message else e.text)
+
+
+def test_the_answers_found_in_canonical_order_need_no_sorting() -> None:
+    asked: dict[str, int] = {}
+    for g, _seat in random_games(4):
+        t = Table(g.state)
+        for d in g.pending_decisions():
+            answers = options(t, d)
+            if d.kind in IN_ORDER:
+                assert answers == sorted(answers, key=Action.sort_key)
+                asked[d.kind] = asked.get(d.kind, 0) + 1
+    assert asked.keys() == IN_ORDER and min(asked.values()) > 5
+
+
+def test_the_opposing_neighbours_are_the_cities_within_reach() -> None:
+    checked = 0
+    for g, _seat in random_games(2):
+        for city in g.state.cities:
+            near = reach(city)
+            expected = [
+                c
+                for c in g.state.cities
+                if c.owner != city.owner and near & {BOARD.index[h] for h in hexes_of(c)}
+            ]
+            assert opposing_neighbours(g.state, city) == expected
+            checked += bool(expected)
+    assert checked > 100
