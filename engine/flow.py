@@ -9,7 +9,7 @@ from .demolition import excess_buildings
 from .events import Events
 from .feeding import shortage
 from .politics_row import end_of_year as discard_politics
-from .relocation import cities_needing_preference, first_choices, relocate, tally
+from .relocation import Near, cities_needing_preference, first_choices, relocate, tally
 from .scoring import final_scores
 from .state import Decision, GameState, no_peek
 from .words import N_
@@ -124,14 +124,15 @@ def _relocation_step(state: GameState, ev: Events) -> None:
         _enter_demolition(state, ev)
         return
     seat = state.relocation_queue[0]
-    needed = cities_needing_preference(state, seat)
+    known: Near = {}  # (the questions below change nothing: their neighbours are found once)
+    needed = cities_needing_preference(state, seat, known)
     if needed:
         for city in needed:
             state.pending.append(
                 Decision(seat=seat, kind="prefer", city=city.castle, services=list(state.voice_result))
             )
         return
-    choices = first_choices(state, seat)
+    choices = first_choices(state, seat, known)
     if choices:
         state.pending.append(Decision(seat=seat, kind="first", cities=[c.castle for c in choices]))
         return

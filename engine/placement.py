@@ -7,9 +7,9 @@ these same checks.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from typing import Any
 
 from .actions import Action
 from .board import BOARD
@@ -49,36 +49,30 @@ between, and whether the nearest building is not the castle."""
 
 
 class Table:
-    """Derived lookups of one position, each computed when first asked (a question that needs
-    no occupancy, such as a starvation's answers, does not pay for it) and kept while the
-    position is asked about."""
+    """Derived lookups of one position, each made when first asked (a question that needs no
+    occupancy, such as a starvation's answers, does not pay for it) and kept while the
+    position is asked about (`_LAZY`; an attribute of the instance once made, so that reading
+    it again costs no call)."""
+
+    occ: dict[int, City]
+    """Every occupied hex (board index) and its city (`engine.cities.occupancy`)."""
+    areas: dict[str, Area]
+    lake: frozenset[int]
+    """The hexes (board indexes) that touch a lake (the terrain never changes in a game)."""
+    stacks_used: dict[str, int]
+    """Tokens of each stack on the board."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
         self.playable: frozenset[int] = BOARD.playable_idx(state.n_players)
 
-    @cached_property
-    def occ(self) -> dict[int, City]:
-        """Every occupied hex (board index) and its city (`engine.cities.occupancy`)."""
-        return occupancy(self.state)
-
-    @cached_property
-    def areas(self) -> dict[str, Area]:
-        return area_map(self.state)
-
-    @cached_property
-    def lake(self) -> frozenset[int]:
-        """The hexes (board indexes) that touch a lake (the terrain never changes in a game)."""
-        return self.state.lake_idx()
-
-    @cached_property
-    def stacks_used(self) -> dict[str, int]:
-        """Tokens of each stack on the board."""
-        used = dict.fromkeys(STACK_SIZE, 0)
-        for c in self.state.cities:
-            for b in c.buildings:
-                used[TOKEN_STACK[b.kind]] += 1
-        return used
+    def __getattr__(self, name: str) -> Any:
+        """A lookup not made yet."""
+        make = _LAZY.get(name)
+        if make is None:
+            raise AttributeError(name)
+        value = self.__dict__[name] = make(self)
+        return value
 
     def owner_name(self, city: City) -> str:
         return self.state.players[city.owner].name
@@ -114,6 +108,24 @@ class Lookahead:
         for batch in self.rest:
             self.found += batch
         return self.found
+
+
+def _stacks_used(t: Table) -> dict[str, int]:
+    used = dict.fromkeys(STACK_SIZE, 0)
+    for c in t.state.cities:
+        for b in c.buildings:
+            used[TOKEN_STACK[b.kind]] += 1
+    return used
+
+
+_LAZY: dict[str, Callable[[Table], Any]] = {
+    "occ": lambda t: occupancy(t.state),
+    "areas": lambda t: area_map(t.state),
+    "lake": lambda t: t.state.lake_idx(),
+    "stacks_used": _stacks_used,
+}
+"""How each lookup of `Table` is made (`functools.cached_property` would do, but takes a lock
+on every first read in Python 3.11)."""
 
 
 def empty_playable_problem(t: Table, label: str) -> Phrase | None:
@@ -165,7 +177,8 @@ def site_city(t: Table, seat: int, label: str) -> tuple[City | None, Phrase | No
 
 def city_at_neighbour(state: GameState, seat: int, label: str) -> City:
     """The city of ``seat`` a building on ``label`` joins, for a placement already checked by `site_city`."""
-    near = set(BOARD.neighbors(label))
+    labels = BOARD.labels
+    near = {labels[n] for n in BOARD.neighbour_idx[BOARD.index[label]]}
     for c in state.cities_of(seat):
         if c.castle in near or any(b.hex in near for b in c.buildings):
             return c

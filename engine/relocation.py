@@ -49,23 +49,42 @@ def tally(state: GameState, ev: Events) -> None:
     )
 
 
-def winners_against(state: GameState, city: City, service: Service) -> list[City]:
+Near = dict[int, list[City]]
+"""Opposing neighbours by city id, found once for the questions asked of one position (`near`)."""
+
+
+def near(state: GameState, city: City, known: Near | None) -> list[City]:
+    """`opposing_neighbours` of ``city``; kept in ``known`` (when given) for the next question
+    about the same position (the cities' buildings do not change while it is asked about)."""
+    if known is None:
+        return opposing_neighbours(state, city)
+    found = known.get(city.id)
+    if found is None:
+        found = known[city.id] = opposing_neighbours(state, city)
+    return found
+
+
+def winners_against(state: GameState, city: City, service: Service, known: Near | None = None) -> list[City]:
     """Opposing neighbours with strictly fewer points than ``city`` in ``service``."""
     mine = service_points(city, service)
-    return [n for n in opposing_neighbours(state, city) if service_points(n, service) < mine]
+    return [n for n in near(state, city, known) if service_points(n, service) < mine]
 
 
-def choice_matters(state: GameState, city: City) -> bool:
+def choice_matters(state: GameState, city: City, known: Near | None = None) -> bool:
     """With a tied voice: would the two services take from different neighbours?"""
     a, b = state.voice_result
-    return [c.id for c in winners_against(state, city, a)] != [c.id for c in winners_against(state, city, b)]
+    return [c.id for c in winners_against(state, city, a, known)] != [
+        c.id for c in winners_against(state, city, b, known)
+    ]
 
 
-def cities_needing_preference(state: GameState, seat: int) -> list[City]:
+def cities_needing_preference(state: GameState, seat: int, known: Near | None = None) -> list[City]:
     """Cities of ``seat`` whose tied-voice service must be chosen by the player now."""
     if len(state.voice_result) < 2:
         return []
-    return [c for c in state.cities_of(seat) if c.id not in state.preferred and choice_matters(state, c)]
+    return [
+        c for c in state.cities_of(seat) if c.id not in state.preferred and choice_matters(state, c, known)
+    ]
 
 
 def service_for(state: GameState, city: City) -> Service:
@@ -73,9 +92,9 @@ def service_for(state: GameState, city: City) -> Service:
     return state.preferred.get(city.id, state.voice_result[0])
 
 
-def takes_from(state: GameState, city: City) -> list[City]:
+def takes_from(state: GameState, city: City, known: Near | None = None) -> list[City]:
     """The opposing neighbours ``city`` takes a citizen from on its owner's relocation turn."""
-    return winners_against(state, city, service_for(state, city))
+    return winners_against(state, city, service_for(state, city), known)
 
 
 def unchecked(state: GameState, seat: int) -> list[City]:
@@ -83,12 +102,12 @@ def unchecked(state: GameState, seat: int) -> list[City]:
     return [c for c in state.cities_of(seat) if c.id not in state.relocated]
 
 
-def outcome(state: GameState, order: list[City]) -> tuple[int, ...]:
+def outcome(state: GameState, order: list[City], known: Near | None = None) -> tuple[int, ...]:
     """Every city's population after ``order`` checks its neighbours one city after another
     (the supply holds the rest, so this is the whole result)."""
     pops = {c.id: c.population for c in state.cities}
     for city in order:
-        for other in takes_from(state, city):
+        for other in takes_from(state, city, known):
             if pops[other.id] > 0:
                 pops[other.id] -= 1
                 if population_limit(city) > pops[city.id]:
@@ -96,7 +115,7 @@ def outcome(state: GameState, order: list[City]) -> tuple[int, ...]:
     return tuple(pops.values())
 
 
-def first_choices(state: GameState, seat: int) -> list[City]:
+def first_choices(state: GameState, seat: int, known: Near | None = None) -> list[City]:
     """The cities of ``seat`` among which the player chooses which checks first, or ``[]``.
 
     Rules §7: the order of a player's cities matters only when more of them would take from
@@ -110,14 +129,14 @@ def first_choices(state: GameState, seat: int) -> list[City]:
         return []
     takers: dict[int, list[City]] = {}
     for city in cities:
-        for other in takes_from(state, city):
+        for other in takes_from(state, city, known):
             takers.setdefault(other.id, []).append(city)
     competing: set[int] = set()
     for other_id, cs in takers.items():
         if len(cs) > state.city_by_id(other_id).population:
             competing.update(c.id for c in cs)
     choices = [c for c in cities if c.id in competing]
-    if len({outcome(state, list(order)) for order in permutations(choices)}) < 2:
+    if len({outcome(state, list(order), known) for order in permutations(choices)}) < 2:
         return []
     return choices
 

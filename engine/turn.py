@@ -373,11 +373,11 @@ def _build(state: GameState, seat: int, kind: str, a: Action, cost: int, ev: Eve
     city = city_at_neighbour(state, seat, a.hex)
     before = services(city)
     add_building(state, city, kind, a.hex)
-    after = services(city)
+    arches = ARCHES[kind]  # (what the new building adds: its arches, no notables yet)
     changes = [
-        PHRASE.t("{service} {before}→{after}", service=s, before=before[s], after=after[s])
-        for s in after
-        if after[s] != before[s]
+        PHRASE.t("{service} {before}→{after}", service=s, before=n, after=n + arches[s])
+        for s, n in before.items()
+        if arches.get(s)
     ]
     values: dict[str, Any] = {
         "name": state.players[seat].name,
