@@ -18,6 +18,7 @@ from engine.cities import hexes_of, opposing_neighbours, reach
 from engine.components import ARCHES, BUILDING_CARD_COST, BUILDINGS, SERVICES, SMALL
 from engine.decisions import IN_ORDER, canonical, options, problem
 from engine.placement import Table
+from engine.relocation import Near, cities_needing_preference, first_choices
 from engine.words import ENGLISH, PHRASE, Words, _value, told
 
 
@@ -157,3 +158,17 @@ def test_the_opposing_neighbours_are_the_cities_within_reach() -> None:
             assert opposing_neighbours(g.state, city) == expected
             checked += bool(expected)
     assert checked > 100
+
+
+def test_a_relocation_steps_questions_answer_alike_with_the_neighbours_found_once() -> None:
+    asked = 0
+    for g, _seat in random_games(6, players=4):
+        state = g.state
+        if state.phase != "relocation" or not state.relocation_queue:
+            continue
+        seat = state.relocation_queue[0]
+        known: Near = {}
+        assert cities_needing_preference(state, seat, known) == cities_needing_preference(state, seat)
+        assert first_choices(state, seat, known) == first_choices(state, seat)
+        asked += bool(known)
+    assert asked > 10
