@@ -127,8 +127,15 @@ class Board:
         )
         self.within3_mask: tuple[int, ...] = tuple(sum(1 << j for j in near) for near in self.within3)
         """`within3` as bit masks (bit ``j`` set: hex ``j`` is at most 3 steps away)."""
-        self._playable_order: dict[int, tuple[int, ...]] = {
-            n: tuple(i for i, z in enumerate(self.zone_idx) if z <= top) for n, top in PLAYABLE_ZONES.items()
+        self._mask_bytes = (len(coords) + 7) // 8
+        self._byte_bits: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(tuple(8 * k + j for j in range(8) if byte >> j & 1) for byte in range(256))
+            for k in range(self._mask_bytes)
+        )
+        """By byte ``k`` of a mask and its value: the indexes of its bits (`indexes`)."""
+        self._playable_mask: dict[int, int] = {
+            n: sum(1 << i for i, z in enumerate(self.zone_idx) if z <= top)
+            for n, top in PLAYABLE_ZONES.items()
         }
         self._playable: dict[int, frozenset[int]] = {
             n: frozenset(i for i, z in enumerate(self.zone_idx) if z <= top)
@@ -227,9 +234,19 @@ class Board:
     def playable_idx(self, players: int) -> frozenset[int]:
         return self._playable[players]
 
-    def playable_order(self, players: int) -> tuple[int, ...]:
-        """`playable_idx` in board order."""
-        return self._playable_order[players]
+    def playable_mask(self, players: int) -> int:
+        """`playable_idx` as a bit mask (bit ``i`` set: hex ``i`` may be used)."""
+        return self._playable_mask[players]
+
+    def indexes(self, mask: int) -> list[int]:
+        """The board indexes of the bits set in ``mask``, ascending (board order), read a byte at
+        a time from a table."""
+        table = self._byte_bits
+        out: list[int] = []
+        for k, byte in enumerate(mask.to_bytes(self._mask_bytes, "little")):
+            if byte:
+                out += table[k][byte]
+        return out
 
     def sort_key(self, label: str) -> int:
         """Board order: top row first, then left to right (the hex's index)."""

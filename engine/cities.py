@@ -27,9 +27,12 @@ def occupancy(state: GameState) -> dict[int, City]:
 
 def city_at(state: GameState, label: str) -> City | None:
     """The city that has a building (or its castle) on ``label``."""
-    for c in state.cities:
-        if c.castle == label or any(b.hex == label for b in c.buildings):
+    for c in state.cities:  # (plain loops: asked often, and cheaper than a generator)
+        if c.castle == label:
             return c
+        for b in c.buildings:
+            if b.hex == label:
+                return c
     return None
 
 
@@ -144,17 +147,24 @@ def is_neighbour(a: City, b: City) -> bool:
 
 
 def opposing_neighbours(state: GameState, city: City) -> list[City]:
-    """Neighbouring cities of other players, in founding order (never the owner's own); the
-    neighbourhood as a bit mask (`Board.within3_mask`), as it is asked for every city of a
-    relocation several times."""
-    masks, idx = BOARD.within3_mask, BOARD.index
-    near = masks[idx[city.castle]]
+    """Neighbouring cities of other players, in founding order (never the owner's own).
+
+    (Written as plain loops: asked for every city of a relocation, and loops cost less than
+    generators or bit masks of the board in Python.)"""
+    within3, idx = BOARD.within3, BOARD.index
+    near = set(within3[idx[city.castle]])
     for b in city.buildings:
-        near |= masks[idx[b.hex]]
+        near.update(within3[idx[b.hex]])
     owner = city.owner
-    return [
-        c
-        for c in state.cities
-        if c.owner != owner
-        and (near >> idx[c.castle] & 1 or any(near >> idx[b.hex] & 1 for b in c.buildings))
-    ]
+    out = []
+    for c in state.cities:
+        if c.owner == owner:
+            continue
+        if idx[c.castle] in near:
+            out.append(c)
+            continue
+        for b in c.buildings:
+            if idx[b.hex] in near:
+                out.append(c)
+                break
+    return out

@@ -109,7 +109,7 @@ def remove_city(state: GameState, city: City, ev: Events, message: str, **values
     """A city that lost its last citizen: the castle returns to its owner, the buildings go.
 
     ``message`` says so and why, with ``{name}`` (the owner) and ``{city}``, and ``values``."""
-    state.cities.remove(city)
+    del state.cities[next(k for k, c in enumerate(state.cities) if c is city)]  # (`remove` compares models)
     ev.add(
         "city_lost",
         message,

@@ -114,8 +114,8 @@ def least_harmful(state: GameState, city: City) -> tuple[str, ...]:
 def demolish(state: GameState, city: City, hexes: tuple[str, ...], ev: Events, *, auto: bool) -> None:
     kinds = []
     for h in hexes:
-        b = next(b for b in city.buildings if b.hex == h)
-        city.buildings.remove(b)
+        k = next(k for k, b in enumerate(city.buildings) if b.hex == h)
+        b = city.buildings.pop(k)  # (by place: `remove` would compare models field by field)
         kinds.append(PHRASE.t("{building} {hex}", building=b.kind, hex=h))
     if auto:
         message = N_("{name}'s {city} demolishes {buildings} (the only possible choice).")

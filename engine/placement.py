@@ -286,4 +286,4 @@ def castle_site_idx(t: Table) -> list[int]:
     blocked = 0
     for i in t.occ:
         blocked |= masks[i]
-    return [i for i in BOARD.playable_order(t.state.n_players) if not blocked >> i & 1]
+    return BOARD.indexes(BOARD.playable_mask(t.state.n_players) & ~blocked)
