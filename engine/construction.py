@@ -8,7 +8,7 @@ from .cities import area_map, castle_citizens, hex_food
 from .components import START_CITIZENS, city_name
 from .events import Events
 from .placement import Table, building_problem, site_city
-from .state import Building, City, GameState
+from .state import City, GameState, new_building
 from .words import N_, Phrase
 
 
@@ -17,7 +17,7 @@ def add_building(state: GameState, city: City, kind: str, label: str) -> None:
     if kind == "market":
         state.supply_citizens -= 1
         city.population += 1
-    city.buildings.append(Building(hex=label, kind=kind))
+    city.buildings.append(new_building(label, kind))
 
 
 def add_castle(state: GameState, seat: int, label: str, citizens: int) -> City:

@@ -11,7 +11,7 @@ from .feeding import shortage
 from .politics_row import end_of_year as discard_politics
 from .relocation import Near, cities_needing_preference, first_choices, relocate, tally
 from .scoring import final_scores
-from .state import Decision, GameState, no_peek
+from .state import Decision, GameState, no_peek, turn_decision
 from .words import N_
 
 VOICE_CARDS = 4
@@ -116,7 +116,7 @@ def _politics_step(state: GameState, ev: Events) -> None:
             data={"auto": True},
         )
         return
-    open_decision(state, Decision(seat=seat, kind="turn"), ev)
+    open_decision(state, turn_decision(seat), ev)
 
 
 def _relocation_step(state: GameState, ev: Events) -> None:

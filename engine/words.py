@@ -150,7 +150,11 @@ def told(words: Words, message: str, values: Mapping[str, Any] | None = None) ->
     if not values:
         return words.t(message)
     if words is ENGLISH:
-        return message.format(**{k: _english(v) for k, v in values.items()})
+        for v in values.values():
+            kind = type(v)
+            if kind is not int and kind is not str:  # a phrase, a list: told in English first
+                return message.format(**{k: _english(v) for k, v in values.items()})
+        return message.format(**values)
     return words.t(message, **{k: _value(words, k, v) for k, v in values.items()})
 
 

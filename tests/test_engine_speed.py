@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 
 from engine import Action, Event, Game, events
 from engine.board import BOARD
@@ -19,6 +20,7 @@ from engine.components import ARCHES, BUILDING_CARD_COST, BUILDINGS, SERVICES, S
 from engine.decisions import IN_ORDER, canonical, options, problem
 from engine.placement import Table
 from engine.relocation import Near, cities_needing_preference, first_choices
+from engine.state import Building, Decision, new_building, turn_decision
 from engine.words import ENGLISH, PHRASE, Words, _value, told
 
 
@@ -172,3 +174,20 @@ def test_a_relocation_steps_questions_answer_alike_with_the_neighbours_found_onc
         assert first_choices(state, seat, known) == first_choices(state, seat)
         asked += bool(known)
     assert asked > 10
+
+
+def test_buildings_and_turns_made_without_validation_are_those_validation_makes() -> None:
+    pairs: list[tuple[BaseModel, BaseModel]] = [
+        (new_building("I9", "farm"), Building(hex="I9", kind="farm")),
+        (turn_decision(2), Decision(seat=2, kind="turn")),
+    ]
+    for made, validated in pairs:
+        assert made == validated and made.model_fields_set == validated.model_fields_set
+        assert list(made.__dict__.items()) == list(validated.__dict__.items())
+        assert made.model_dump_json() == validated.model_dump_json() and repr(made) == repr(validated)
+    first, second = new_building("I9", "farm"), new_building("I9", "farm")
+    first.notables["culture"] = 1
+    assert second.notables == {}  # each has its own defaults
+    one, other = turn_decision(1), turn_decision(1)
+    one.cities.append("I9")
+    assert other.cities == []
