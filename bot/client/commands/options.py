@@ -35,8 +35,8 @@ def given(data: dict[str, Any]) -> list[dict[str, Any]]:
 def check(command: app_commands.Command[Any, ..., Any], data: dict[str, Any]) -> None:
     """Refuse (`CittaError`) an option ``command`` does not have, or a value it cannot take."""
     for option in given(data):
-        name = str(option.get("name", ""))
-        parameter = command.get_parameter(name)
+        name = str(option.get("name", ""))  # the option's name, as Discord knows it (a renamed one's)
+        parameter = next((p for p in command.parameters if p.display_name == name), None)
         if parameter is None:
             raise CittaError(
                 _("/{command} has no option “{option}”.", command=command.qualified_name, option=name[:32])
