@@ -81,11 +81,15 @@ def parse_offset(text: str) -> int:
 
 def in_quiet(prefs: Prefs, now: int) -> bool:
     """Whether ``now`` falls in the player's quiet hours."""
+    return quiet_at(prefs, (now // 60 + prefs.utc_offset) % 1440)
+
+
+def quiet_at(prefs: Prefs, minute: int) -> bool:
+    """Whether ``minute`` of the player's local day falls in their quiet hours."""
     if prefs.quiet_start is None or prefs.quiet_end is None:
         return False
-    local = (now // 60 + prefs.utc_offset) % 1440
     start, end = prefs.quiet_start, prefs.quiet_end
-    return start <= local < end if start < end else local >= start or local < end
+    return start <= minute < end if start < end else minute >= start or minute < end
 
 
 def on_vacation(seat: SeatRow, now: int) -> bool:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import i18n
 from bot.ids import custom_id
 from bot.results import PEEK_LABEL, Button, DirectMessage, Drawing, Message, Outcome, Picture, Post, unreached
-from bot.service import ahead, clock, ending, pictures, summary
+from bot.service import clock, ending, pictures, summary
 from bot.service.computer import plan_moves, played_for
 from bot.service.context import Context
 from bot.service.drawings import new_key
@@ -153,10 +153,8 @@ async def commit(
         return None
     ctx.positions.keep(row.id, version, record, game)
     bots = {s.seat for s in seats if s.played_by_bot} | gone
-    pending = set(game.pending_seats())
-    outside = any(d.kind in ahead.KINDS for s in pending - bots for d in game.pending_decisions(s))
-    answered = outside and bool(await standing(ctx, game, seats))  # players who answered ahead
-    return outcome.stored(ids, settled=not game.is_over and not (bots & pending or answered))
+    bot_next = bool(bots & set(game.pending_seats())) or bool(await standing(ctx, game, seats))
+    return outcome.stored(ids, settled=not game.is_over and not bot_next)
 
 
 def let_go(ctx: Context, outcome: Outcome) -> None:

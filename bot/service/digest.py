@@ -45,11 +45,7 @@ def sent_at(prefs: Prefs) -> int | None:
     480
     """
     at = prefs.digest_at
-    if at is None or prefs.quiet_start is None or prefs.quiet_end is None:
-        return at
-    start, end = prefs.quiet_start, prefs.quiet_end
-    quiet = start <= at < end if start < end else at >= start or at < end
-    return end if quiet else at
+    return prefs.quiet_end if at is not None and clock.quiet_at(prefs, at) else at
 
 
 def due(prefs: Prefs, now: int) -> int | None:

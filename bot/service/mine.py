@@ -56,10 +56,6 @@ def jump_link(guild: int | None, channel: int, message: int) -> str:
     return f"https://discord.com/channels/{guild or '@me'}/{channel}/{message}"
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= OPTION_TEXT else text[: OPTION_TEXT - 1] + "…"
-
-
 def _head(row: GameRow, server_name: ServerName) -> str:
     """``**Game 12** · #channel · Server``."""
     server = server_name(row.guild) if row.guild else None
@@ -101,13 +97,18 @@ async def _running(ctx: Context, row: GameRow, seats: list[SeatRow], me: SeatRow
             f"{head}\n{line}{paused}\n{when}",
             True,
             due or NO_DEADLINE,
-            Option(_cut(label), str(row.id), _cut(when)),
+            _option(row, label, when),
         )
     names = {s.seat: s.name for s in seats}
     who = "; ".join(_("{who} to {what}", who=names[s], what=summary.asked(game, s)) for s in pending)
     line = " · ".join([who, *tail])
     label = _("Game {game}: {who}", game=row.id, who=who)
-    return Entry(f"{head}\n{line}{paused}\n{when}", option=Option(_cut(label), str(row.id), _cut(when)))
+    return Entry(f"{head}\n{line}{paused}\n{when}", option=_option(row, label, when))
+
+
+def _option(row: GameRow, label: str, when: str) -> Option:
+    """The menu's option for a running game (its value: the game's id)."""
+    return Option(summary.cut(label, OPTION_TEXT), str(row.id), summary.cut(when, OPTION_TEXT))
 
 
 @dataclass(frozen=True)

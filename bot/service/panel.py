@@ -71,10 +71,6 @@ def words(action: Action) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _cut(text: str, limit: int = LABEL_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 @dataclass(frozen=True)
 class Step:
     """Where a panel stands: the path (after the steps taken at once), what comes next."""
@@ -153,7 +149,7 @@ def option_description(game: Game, seat: int, leads_to: list[Action]) -> str:
     moves it leads to."""
     if len(leads_to) == 1:
         text = describe(game, seat, leads_to[0], words=i18n.current())
-        return _cut(text.split(" — ", 1)[1] if " — " in text else text)
+        return summary.cut(text.split(" — ", 1)[1] if " — " in text else text, LABEL_LIMIT)
     return _n("{count} possible move", "{count} possible moves", len(leads_to))
 
 
@@ -185,7 +181,7 @@ def panel_message(game: Game, game_id: int, version: int, seat: int, path: Seque
         if warning := summary.waste_warning(game, seat, at.move):
             body.append(warning)
         confirm_id = custom_id(game_id, version, seat, "confirm", str(at.move))
-        confirm = Button(_cut(_("✅ Play {move}", move=at.move), 80), confirm_id, "success")
+        confirm = Button(summary.cut(_("✅ Play {move}", move=at.move), 80), confirm_id, "success")
         return Message(
             "\n".join(b for b in body if b), ephemeral=True, buttons=(confirm, *back_button, close)
         )
@@ -202,9 +198,9 @@ def panel_message(game: Game, game_id: int, version: int, seat: int, path: Seque
         selects.append(
             Select(
                 step_id(game_id, version, seat, at.path, page=page, select=k // OPTIONS_PER_SELECT),
-                _cut(_("Choose: {options}", options=placeholder), 150),
+                summary.cut(_("Choose: {options}", options=placeholder), 150),
                 tuple(
-                    Option(_cut(label), w, option_description(game, seat, leads))
+                    Option(summary.cut(label, LABEL_LIMIT), w, option_description(game, seat, leads))
                     for label, (w, leads) in zip(labels, chunk, strict=True)
                 ),
             )

@@ -158,9 +158,17 @@ def numbers_line(view: View, seats: Sequence[int]) -> str:
     return "\n".join(parts)
 
 
+def cut(text: str, limit: int) -> str:
+    """``text`` within ``limit`` characters (Discord's limit of a label), cut with … when longer.
+
+    >>> cut("build farm D13", 10)
+    'build far…'
+    """
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _label(text: str, prefix: str) -> str:
-    label = prefix + text
-    return label if len(label) <= BUTTON_LABEL_LIMIT else label[: BUTTON_LABEL_LIMIT - 1] + "…"
+    return cut(prefix + text, BUTTON_LABEL_LIMIT)
 
 
 def _candidates(game: Game, seat: int) -> list[Action]:
