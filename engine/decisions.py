@@ -20,7 +20,8 @@ from .feeding import least_harmful_starve, starve, starve_options, starve_proble
 from .placement import PHRASE_AND, Lookahead, Table, castle_problem, castle_sites
 from .relocation import relocate_city, winners_against
 from .state import City, Decision, GameState
-from .turn import PHRASE_OR, TURN_VERBS, apply_turn, legal_turn_moves, turn_problem
+from .turn import PHRASE_OR, TURN_VERBS, legal_turn_moves, turn_problem
+from .turn_play import apply_turn
 from .words import ENGLISH, N_, PHRASE, Phrase, Words, chain, told
 
 VERB_KIND: dict[str, str] = {
