@@ -139,8 +139,10 @@ class Geometry:
         return (x - r * SQRT3 / 2, y - r, x + r * SQRT3 / 2, y + r)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)
 def _centres(g: Geometry) -> tuple[Point, ...]:
+    """Every hex's pixel centre in ``g`` (about 10 KB each): as many kept as `render.warm` and a
+    game's boards, overviews and close-ups use, so that a second `warm` computes none again."""
     return tuple(g.to_px(axial_to_unit(q, r)) for q, r in BOARD.coords)
 
 
