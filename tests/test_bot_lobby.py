@@ -11,8 +11,10 @@ from bot.service import leaving as svc_leaving
 from bot.service import lobby as svc_lobby
 from bot.service import moves as svc_moves
 from bot.service import questions as svc_questions
+from bot.service import settings as svc_settings
 from bot.service.context import Context
 from bot.service.lobby import clean_name, unique_names
+from bot.storage import envelope
 
 ANN, BOB, CID = PLAYERS[:3]
 
@@ -42,6 +44,36 @@ async def test_lobby_lists_players_and_the_host_starts_with_two(svc: Context) ->
         await svc_lobby.join(svc, game, CID)
     with pytest.raises(LobbyError, match="already started, and you are in it"):
         await svc_lobby.join(svc, game, BOB)
+
+
+async def test_a_settings_change_before_the_lobby_message_is_known_edits_it_once_it_is(svc: Context) -> None:
+    sent = await svc_lobby.new_game(svc, ANN, channel=CHANNEL)
+    await svc_settings.settings(svc, ANN.id, channel=CHANNEL, finished=80)  # its id not noted yet: no edit
+    assert await svc.storage.outbox.head(CHANNEL) is not None  # the settings' announcement
+    await svc_lobby.shown(svc, CHANNEL, 4242, sent)
+    rows = [await svc.storage.outbox.get(i) for i in range(1, 4)]
+    [edit] = [envelope.load(r.channel, r.payload, r.image) for r in rows if r is not None and r.edits == 4242]
+    assert edit.message is not None and "finished at least 80%" in edit.message.text
+    assert "finished at least" not in sent.text
+
+
+async def test_a_computer_added_before_the_lobby_message_is_known_posts_no_second_lobby(svc: Context) -> None:
+    sent = await svc_lobby.new_game(svc, ANN, channel=CHANNEL)
+    added = await svc_lobby.add_ai(svc, ANN, channel=CHANNEL, level="random")
+    assert added.announcement is None and await svc.storage.outbox.head(CHANNEL) is None
+    await svc_lobby.shown(svc, CHANNEL, 4242, sent)
+    edit = await svc.storage.outbox.head(CHANNEL)
+    assert edit is not None and edit.edits == 4242
+    message = envelope.load(edit.channel, edit.payload, edit.image).message
+    assert message is not None and "2. 🤖 Computer 1 (random)" in message.text
+
+
+async def test_a_lobby_message_noted_as_it_was_sent_stores_no_edit(svc: Context) -> None:
+    sent = await svc_lobby.new_game(svc, ANN, channel=CHANNEL)
+    await svc_lobby.shown(svc, CHANNEL, 4242, sent)
+    assert await svc.storage.outbox.head(CHANNEL) is None
+    await svc_lobby.join(svc, (await svc.storage.games.open_game(CHANNEL)).id, BOB)  # type: ignore[union-attr]
+    assert await svc.storage.outbox.head(CHANNEL) is not None, "changes edit it from now on"
 
 
 async def test_one_game_per_channel_while_other_channels_have_their_own(svc: Context) -> None:

@@ -27,11 +27,14 @@ LobbyChange = Callable[[Context, int, User], Awaitable[Outcome]]
 async def _lobby(press: Press, change: LobbyChange) -> None:
     """Join, Leave, Start: the change stored the edit of the lobby message, which the outbox
     sends; when it could not (the message was not known: `bot.service.lobby`), its reply is the
-    lobby message, edited in place here (its text and buttons, no file)."""
+    lobby message, edited in place here (its text and buttons, no file) and noted as the lobby's
+    message from now on."""
     await press.update()
     outcome = await change(press.ctx, press.ref.game, press.user)
     if outcome.reply.text:
         await press.edit(Message(outcome.reply.text, buttons=outcome.reply.buttons))
+        if press.interaction.message is not None:
+            await lobby.shown(press.ctx, press.channel, press.interaction.message.id, outcome.reply)
     await announce(press.interaction, outcome)
 
 

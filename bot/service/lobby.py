@@ -28,7 +28,6 @@ from bot.service import reliability, summary
 from bot.service.commit import announce, fresh_clocks
 from bot.service.computer import levels
 from bot.service.context import Context
-from bot.service.lookup import told
 from bot.service.reliability import Figures
 from bot.storage.protocol import ChannelBusy
 from bot.storage.rows import GameRow, LobbyView, SeatRow, TooManyLobbies
@@ -118,12 +117,18 @@ async def new_game(
     return await lobby_message(ctx, game_id)
 
 
-async def shown(ctx: Context, channel: int, message_id: int) -> None:
-    """Note ``message_id`` as the message of the channel's lobby (the answer to ``/citta new``,
-    just sent): its changes edit it through the outbox from now on."""
-    row = await ctx.storage.games.open_game(channel)
-    if row is not None and row.status == "lobby" and row.lobby_message is None:
-        await ctx.storage.games.show_lobby(row.id, message_id)
+async def shown(ctx: Context, channel: int, message_id: int, sent: Message) -> None:
+    """Note ``message_id`` as the message of the channel's lobby (the answer to ``/citta new``, just
+    sent, or one a Join was pressed on while none was known), which shows ``sent``: its changes edit it
+    through the outbox from now on, and a change stored while it was not known (a ``/citta settings``
+    or ``/citta add-ai`` at once) edits it now."""
+    found = await ctx.storage.games.open_game_with_seats(channel)
+    if found is None:
+        return
+    row, seats = found
+    if row.status == "lobby" and row.lobby_message is None:
+        view = await viewer(ctx, seats)
+        await ctx.storage.games.show_lobby(row.id, message_id, now=ctx.now(), view=view, sent=sent)
 
 
 def view(row: GameRow, seats: list[SeatRow], figures: Mapping[int, Figures] | None = None) -> Message:
@@ -237,7 +242,7 @@ async def _leave(ctx: Context, game_id: int, user: User) -> Outcome:
 
 
 async def add_ai(ctx: Context, user: User, *, channel: int, level: str = "basic") -> Outcome:
-    """The host fills a lobby seat with a computer player; the reply is the lobby message."""
+    """The host fills a lobby seat with a computer player: the reply says so, the lobby message is edited."""
     row = await ctx.storage.games.open_game(channel)
     if row is None or row.status != "lobby":
         raise LobbyError(_("Computer players join a lobby: open one with `/citta new` first."))
@@ -282,9 +287,8 @@ async def _add_ai(ctx: Context, row: GameRow, user: User, level: str) -> Outcome
         begins = _("🤖 {name} ({level}) joins; the game begins.", name=name, level=shown_level)
         return replace(started, reply=Message(begins, ephemeral=True))
     joined = Message(_("🤖 {name} ({level}) joins the lobby.", name=name, level=shown_level), ephemeral=True)
-    if row.lobby_message is not None:  # its edit was stored with the computer
-        return Outcome(joined, game=row.id)
-    return await told(ctx, row, Outcome(joined, await lobby_message(ctx, row.id), game=row.id))
+    # Its edit was stored with the computer; a lobby message not known yet is edited by `shown`.
+    return Outcome(joined, game=row.id)
 
 
 async def start(ctx: Context, game_id: int, user: User) -> Outcome:

@@ -34,7 +34,7 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from bot.results import Post
+from bot.results import Message, Post
 from bot.storage.outbox_protocol import ClaimsProtocol, OutboxProtocol
 from bot.storage.rows import (
     Clock,
@@ -106,8 +106,13 @@ class GamesProtocol(Protocol):
         the channel has a lobby or a running game, `TooManyLobbies` when the host has ``limit``
         open lobbies in ``guild`` (None: no cap), also against ones being created at that moment."""
 
-    async def show_lobby(self, game_id: int, message_id: int) -> None:
-        """Note the lobby's message in its channel (the one its changes edit)."""
+    async def show_lobby(
+        self, game_id: int, message_id: int, *, now: int | None = None, view: LobbyView | None = None,
+        sent: Message | None = None,
+    ) -> None:  # fmt: skip
+        """Note the lobby's message in its channel (the one its changes edit from now on); with ``view``,
+        store in the same transaction the edit of it to what the lobby now is, unless that is ``sent``
+        (what the message shows): a change stored before its id was known is not lost."""
 
     async def join_lobby(self, game_id: int, user_id: int, name: str, limit: int, now: int,
                          ai_level: str | None = None, view: LobbyView | None = None) -> str:  # fmt: skip

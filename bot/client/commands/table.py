@@ -65,7 +65,7 @@ async def new(
     )
     message_id = await answer(interaction, opened)
     if message_id is not None:  # the lobby's changes edit it from now on
-        await lobby.shown(ctx(interaction), channel(interaction), message_id)
+        await lobby.shown(ctx(interaction), channel(interaction), message_id, opened)
 
 
 @citta.command(description=_("Make your move (the list shows your legal moves; type to narrow it)"))

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import asyncpg
 
-from bot.results import Post
+from bot.results import Message, Post
 from bot.storage import convert, queries
 from bot.storage.convert import SETTING_COLUMNS
 from bot.storage.postgres.base import Part, affected, lock_game, many
@@ -32,16 +32,21 @@ hash of the server and member), held while a lobby of theirs is created: two ``/
 once cannot both pass the cap. The outbox's per-channel locks use the one-bigint key space."""
 
 
-async def lobby_edit(conn: Connection, game_id: int, view: LobbyView | None, now: int) -> list[int]:
+async def lobby_edit(
+    conn: Connection, game_id: int, view: LobbyView | None, now: int, *, unless: Message | None = None
+) -> list[int]:
     """Store the edit of the lobby's message to what the lobby now is (inside the caller's
-    transaction): its outbox ids ([]: no ``view``, or the message is not known)."""
+    transaction): its outbox ids ([]: no ``view``, the message is not known, or it shows ``unless``)."""
     if view is None:
         return []
     row = await conn.fetchrow(queries.GAME, game_id)
     if row is None or row["lobby_message"] is None:
         return []
     game, seats = convert.game(row), await conn.fetch(queries.SEATS, game_id)
-    post = Post(game.channel, view(game, [convert.seat(r) for r in seats]), edits=game.lobby_message)
+    message = view(game, [convert.seat(r) for r in seats])
+    if message == unless:
+        return []
+    post = Post(game.channel, message, edits=game.lobby_message)
     return await store_posts(conn, game_id, [post], now)
 
 
@@ -132,8 +137,14 @@ class Games(Part):
             raise ChannelBusy(channel) from None
         return game_id
 
-    async def show_lobby(self, game_id: int, message_id: int) -> None:
-        await self.db.execute(queries.SHOWN, message_id, game_id)
+    async def show_lobby(
+        self, game_id: int, message_id: int, *, now: int | None = None, view: LobbyView | None = None,
+        sent: Message | None = None,
+    ) -> None:  # fmt: skip
+        async with self.db.transaction() as conn:
+            await conn.execute(queries.SHOWN, message_id, game_id)
+            ids = [] if now is None else await lobby_edit(conn, game_id, view, now, unless=sent)
+        self.db.woken(ids)
 
     async def join_lobby(
         self, game_id: int, user_id: int, name: str, limit: int, now: int, ai_level: str | None = None,

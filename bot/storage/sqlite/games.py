@@ -11,7 +11,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.results import Post
+from bot.results import Message, Post
 from bot.storage import convert, queries
 from bot.storage.convert import SETTING_COLUMNS
 from bot.storage.protocol import OPEN, ChannelBusy
@@ -27,16 +27,22 @@ OPEN_GAME = "SELECT * FROM games WHERE channel = ? AND status IN (?, ?)"
 """A channel's lobby or running game (parameters: the channel, then `OPEN`)."""
 
 
-async def lobby_edit(conn: aiosqlite.Connection, game_id: int, view: LobbyView | None, now: int) -> list[int]:
+async def lobby_edit(
+    conn: aiosqlite.Connection, game_id: int, view: LobbyView | None, now: int, *,
+    unless: Message | None = None,
+) -> list[int]:  # fmt: skip
     """Store the edit of the lobby's message to what the lobby now is (inside the caller's
-    transaction): its outbox ids ([]: no ``view``, or the message is not known)."""
+    transaction): its outbox ids ([]: no ``view``, the message is not known, or it shows ``unless``)."""
     if view is None:
         return []
     row = await fetch_one(conn, qmarks(queries.GAME), (game_id,))
     if row is None or row["lobby_message"] is None:
         return []
     game, seats = convert.game(row), await fetch_all(conn, qmarks(queries.SEATS), (game_id,))
-    post = Post(game.channel, view(game, [convert.seat(r) for r in seats]), edits=game.lobby_message)
+    message = view(game, [convert.seat(r) for r in seats])
+    if message == unless:
+        return []
+    post = Post(game.channel, message, edits=game.lobby_message)
     return await store_posts(conn, game_id, [post], now)
 
 
@@ -125,8 +131,14 @@ class Games(Part):
             raise ChannelBusy(channel) from None
         return game_id
 
-    async def show_lobby(self, game_id: int, message_id: int) -> None:
-        await self.db.execute(qmarks(queries.SHOWN), (message_id, game_id))
+    async def show_lobby(
+        self, game_id: int, message_id: int, *, now: int | None = None, view: LobbyView | None = None,
+        sent: Message | None = None,
+    ) -> None:  # fmt: skip
+        async with self.db.transaction() as conn:
+            await conn.execute(qmarks(queries.SHOWN), (message_id, game_id))
+            ids = [] if now is None else await lobby_edit(conn, game_id, view, now, unless=sent)
+        self.db.woken(ids)
 
     async def join_lobby(
         self, game_id: int, user_id: int, name: str, limit: int, now: int, ai_level: str | None = None,
