@@ -94,7 +94,16 @@ CHOOSE = Kind("choose", _STEP, seat=True, select=True, personal=True)
 """A panel select menu: the option picked is the next word of the move."""
 MINE = Kind("mine", "mine", select=True, game=False, personal=True)
 """``/citta-my-games``' menu: the game picked (its id the option's value) opens the presser's panel."""
-KINDS = (JOIN, LEAVE, START, PEEK, ABANDON, PANEL, CLOSE, FORGET, HERE, MOVE, CONFIRM, STEP, CHOOSE, MINE)
+_REVIEW = r"r\.(?P<page>\d+)\.(?P<select>\d+)"
+REVIEW = Kind("review", _REVIEW, personal=True)
+"""A review's step (⏮ ◀ ▶ ⏭, `bot.service.review`): the position it goes to, as the number of moves
+played before it (``page``), and its place among the message's buttons."""
+REVIEW_MENU = Kind("review-menu", _REVIEW, select=True, personal=True)
+"""A review's menu: the position picked is the option's value."""
+KINDS = (
+    JOIN, LEAVE, START, PEEK, ABANDON, PANEL, CLOSE, FORGET, HERE, MOVE, CONFIRM, STEP, CHOOSE, MINE, REVIEW,
+    REVIEW_MENU,
+)  # fmt: skip
 UNKNOWN = Kind("unknown", "")
 """Any other id of ours: an old or malformed one, answered as no longer used."""
 ANY_OTHER = r"(?!(?:{})$)cittas?:.*".format("|".join(re.sub(r"\(\?P<\w+>", "(?:", k.template) for k in KINDS))
@@ -142,7 +151,9 @@ def ref_from(kind: Kind, groups: dict[str, str]) -> ButtonRef | None:
         path = tuple(w.replace("-", " ") for w in groups["words"].split("_") if w)
         return ButtonRef(game, version, seat, "step", path=path, page=page)
     move = groups.get("move")
-    return ButtonRef(game, version, seat, kind.name, None if move is None else move.replace("_", " "))
+    return ButtonRef(
+        game, version, seat, kind.name, None if move is None else move.replace("_", " "), page=page
+    )
 
 
 def custom_id(
@@ -158,6 +169,16 @@ def custom_id(
 def mine_id() -> str:
     """The custom id of ``/citta-my-games``' menu (`MINE`)."""
     return _fits("cittas:0:0:-:mine")
+
+
+def review_id(game: int, position: int, place: int, *, select: bool = False) -> str:
+    """The custom id of a review's step to ``position`` (the moves played before it), the ``place``-th
+    of its message (ids are unique within a message); ``select``: its menu.
+
+    >>> review_id(7, 120, 3), parse_custom_id(review_id(7, 120, 3)).page
+    ('citta:7:0:-:r.120.3', 120)
+    """
+    return _fits(f"{'cittas' if select else 'citta'}:{game}:0:-:r.{position}.{place}")
 
 
 def step_id(

@@ -20,6 +20,7 @@ engine.errors.IrreversibleMove: `gold` cannot be taken back: a politics card cam
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from pydantic import BaseModel
@@ -137,24 +138,43 @@ class Game:
         return cls._replayed(Record.model_validate(record))[0]
 
     @classmethod
-    def _replayed(cls, rec: Record) -> tuple[Game, list[list[Event]]]:
-        """`replay`, and the events of each move of the record (those of a ``first`` answered
-        as before go with the move that led to it, as they did when it was played)."""
+    def walk(cls, record: Record | dict[str, Any]) -> Iterator[tuple[Game, list[Event]]]:
+        """Replay a record move by move (as `replay`), yielding the game as it is before its first
+        move and after each one, with the events of that move (none before the first; those of a
+        ``first`` answered as before go with the move that led to it, as they did when it was
+        played): a review steps through a game with it. The game yielded is the same one each
+        time, changed in place by the next move: ask it what it is before going on. After the
+        last, its record is the given one."""
+        rec = Record.model_validate(record)
         game = cls.new(rec.players, rec.seed, rec.setup)
         legacy = len(rec.moves) if rec.legacy_moves is None else rec.legacy_moves
-        caused: list[list[Event]] = []
+
+        def settled(k: int) -> list[Event]:
+            """Before move ``k`` (the end: ``len(rec.moves)``), a ``first`` answered as before."""
+            if k > legacy:
+                return []
+            if k < len(rec.moves):
+                seat, text = rec.moves[k]
+                if text.lower().split()[:1] == ["first"] and seat in game.pending_seats():
+                    return []
+            return game._answer_first_as_before()
+
+        settled(0)
+        yield game, []
         for k, (seat, text) in enumerate(rec.moves):
-            if k <= legacy and not (text.lower().split()[:1] == ["first"] and seat in game.pending_seats()):
-                answered = game._answer_first_as_before()
-                if caused:
-                    caused[-1] += answered
-            caused.append(game.play(seat, text))
-        if len(rec.moves) <= legacy:
-            answered = game._answer_first_as_before()
-            if caused:
-                caused[-1] += answered
-        game._record = rec.model_copy(deep=True)
-        return game, caused
+            events = game.play(seat, text)
+            events += settled(k + 1)
+            if k + 1 == len(rec.moves):
+                game._record = rec.model_copy(deep=True)
+            yield game, events
+        if not rec.moves:
+            game._record = rec.model_copy(deep=True)
+
+    @classmethod
+    def _replayed(cls, rec: Record) -> tuple[Game, list[list[Event]]]:
+        """`replay`, and the events of each move of the record (see `walk`)."""
+        walked = list(cls.walk(rec))
+        return walked[-1][0], [events for _game, events in walked[1:]]
 
     def _answer_first_as_before(self) -> list[Event]:
         """Answer pending ``first`` decisions as the engine did before it asked them: the
@@ -244,6 +264,13 @@ class Game:
     def view(self, seat: int | None) -> View:
         """What ``seat`` may see (``None``: a spectator)."""
         return project(self.state, seat)
+
+    def open_view(self) -> View:
+        """Everything on the table, the face-down Voice of the People cards turned up: a spectator's
+        view for the review of a game that is over (whether it may be shown is the caller's to
+        decide). Neither the draw piles' order nor the seed is in any view."""
+        view = project(self.state, None)
+        return view.model_copy(update={"voice": list(self.state.voice)}) if self.state.voice else view
 
     def waiting_for(self, words: Words = ENGLISH) -> str:
         """Who must act and for what, in a sentence (in ``words``' language)."""

@@ -12,11 +12,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot import ids
+from bot.client.commands.base import viewer
 from bot.client.door import Component, Press
 from bot.client.replies import announce, answer, deliver
 from bot.errors import CittaError
 from bot.results import Message, Outcome, User
-from bot.service import absence, archive, leaving, lobby, mine, moves, panel, questions, resume
+from bot.service import absence, archive, leaving, lobby, mine, moves, panel, questions, resume, review
 from bot.service.context import Context
 from i18n import N_, _
 
@@ -178,6 +179,33 @@ class MyGames(Component, kind=ids.MINE):
         await answer(press.interaction, reply)
 
 
+async def _review(press: Press, position: int) -> None:
+    await press.update()
+    admitted = press.admitted
+    assert admitted.row is not None
+    shown = await review.step(
+        press.ctx, viewer(press.interaction), admitted.row, admitted.seats,
+        guild=press.interaction.guild_id, position=position,
+    )  # fmt: skip
+    await press.edit(shown)
+
+
+class ReviewStep(Component, kind=ids.REVIEW):
+    """⏮ ◀ ▶ ⏭ of a review: the review's message shows the position its id names."""
+
+    async def act(self, press: Press) -> None:
+        await _review(press, press.ref.page)
+
+
+class ReviewMenu(Component, kind=ids.REVIEW_MENU):
+    """A review's menu: the position picked."""
+
+    async def act(self, press: Press) -> None:
+        if len(self.values) != 1 or not self.values[0].isdigit() or len(self.values[0]) > 9:
+            raise CittaError(_("This menu is no longer used."))
+        await _review(press, int(self.values[0]))
+
+
 REGISTERED = (
     Component,
     Join,
@@ -194,6 +222,8 @@ REGISTERED = (
     Choose,
     Confirm,
     MyGames,
+    ReviewStep,
+    ReviewMenu,
 )
 """Every component class, for ``Client.add_dynamic_items``: one per kind of `bot.ids`, and the base
 for the ids no kind has (`Component`)."""

@@ -1,9 +1,9 @@
 """A `Message` as the keyword arguments of one Discord call (send, followup, edit).
 
-A message with pictures (a turn post) is sent as one Components V2 container: its text, a
-media gallery of the pictures (each with its alt text, also given as the file's description)
-and its buttons. Any other message is a plain one: content, an optional file, select menus
-(one a row) and buttons.
+A message with pictures (a turn post, a review) is sent as one Components V2 container: its text, a
+media gallery of the pictures (each with its alt text, also given as the file's description),
+its buttons and then its select menus (one a row). Any other message is a plain one: content, an
+optional file, select menus (one a row) and buttons.
 
 Each button and select menu is sent as the class of its kind (`ITEMS`, filled by the door's
 classes, `bot.client.door`): discord.py then keeps no view in memory for the message, since
@@ -92,7 +92,7 @@ def plain_view(msg: Message) -> discord.ui.View | None:
 
 
 def layout_view(msg: Message) -> tuple[discord.ui.LayoutView, list[discord.File]]:
-    """The Components V2 container of a turn post, and its files."""
+    """The Components V2 container of a message with pictures, and its files."""
     files = [
         discord.File(io.BytesIO(p.data), filename=p.filename, description=p.alt[:1024]) for p in msg.pictures
     ]
@@ -104,11 +104,13 @@ def layout_view(msg: Message) -> tuple[discord.ui.LayoutView, list[discord.File]
         )
     )
     children.append(gallery)
-    for buttons in _rows(msg.buttons, ROWS):
+    for buttons in _rows(msg.buttons, ROWS - len(msg.selects[: ROWS - 1])):
         row: discord.ui.ActionRow[Any] = discord.ui.ActionRow()
         for b in buttons:
             row.add_item(button_item(b))
         children.append(row)
+    for s in msg.selects[: ROWS - 1]:  # (a review's menu: below its steps, under the thumb)
+        children.append(discord.ui.ActionRow(select_item(s)))
     view = discord.ui.LayoutView(timeout=None)
     view.add_item(discord.ui.Container(*children))
     return view, files

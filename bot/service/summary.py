@@ -61,13 +61,18 @@ def highlight(events: Iterable[Event]) -> list[str]:
 
 def when(view: View) -> str:
     """Year, phase and round, e.g. ``Year 2 of 6, political round 3 of 5``."""
-    if view.phase == "over":
+    return stage_words(view.year, view.phase, view.round)
+
+
+def stage_words(year: int, phase: str, political_round: int) -> str:
+    """`when` of a game's year, phase and political round."""
+    if phase == "over":
         return _("The game is over")
-    if view.phase == "setup":
+    if phase == "setup":
         return _("Setup: castle placement")
-    if view.phase == "politics":
-        return _("Year {year} of 6, political round {round} of 5", year=view.year, round=view.round)
-    return _(PHASES[view.phase], year=view.year)
+    if phase == "politics":
+        return _("Year {year} of 6, political round {round} of 5", year=year, round=political_round)
+    return _(PHASES[phase], year=year)
 
 
 def setup_name(setup: str) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.client.commands import clock, history, me, mine, options, questions, table
+from bot.client.commands import clock, history, me, mine, options, questions, review, table
 from bot.client.commands.base import citta
 from bot.client.door import context_of, fail, speak_to
 from bot.errors import CittaError
@@ -28,7 +28,9 @@ from i18n import _
 log = logging.getLogger(__name__)
 MODULES = (table, questions, clock, history, me)
 """The modules that define ``/citta``'s subcommands (imported for that)."""
-GROUPS: tuple[app_commands.Group | app_commands.Command[Any, ..., Any], ...] = (citta, mine.my_games)
+GROUPS: tuple[app_commands.Group | app_commands.Command[Any, ..., Any], ...] = (
+    citta, mine.my_games, review.review,
+)  # fmt: skip
 """The top-level commands, as the tree syncs them."""
 
 
