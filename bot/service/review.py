@@ -17,7 +17,7 @@ direct message with the bot, its players only.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,35 +121,40 @@ async def _shown(
     """The review's message at ``moved`` moves, in the reader's language (the current one)."""
     assert row.record is not None
     at = position(row.record, moved, seat=asker_seat(seats, user_id), over=row.status == "over")
+    head, said = words_of(at, row.id, {s.seat: s.name for s in seats})
+    drawn = await pictures.post_pictures(
+        ctx, at.view, summary.highlight(at.events), last_move=summary.plain(said or head), focus=None,
+        lang=i18n.current().code, game=row.id,
+    )  # fmt: skip
+    return Message(
+        summary.cut("\n".join(t for t in (head, said) if t), 1900), pictures=drawn, ephemeral=True,
+        buttons=steps(row.id, at), selects=(menu(row.id, at),),
+    )  # fmt: skip
+
+
+def words_of(at: Position, game: int, names: Mapping[int, str]) -> tuple[str, str]:
+    """What a review says at ``at``, in the current language: its heading (the game, the move's number,
+    the year and round) and the move in words (who played what, and what happened; "" before the
+    first move). The pictures are drawn from ``at.view``, the move's hexes ringed (`summary.highlight`)."""
     words = i18n.current()
-    names = {s.seat: s.name for s in seats}
     if at.move is None:
         head = _n(
             "🔎 **Game {game}**, before the first move ({count} move in all)",
             "🔎 **Game {game}**, before the first move ({count} moves in all)",
             at.count,
-            game=row.id,
+            game=game,
         )
-        said = ""
-    else:
-        head = _("🔎 **Game {game}**, move {move} of {count}", game=row.id, move=at.moved, count=at.count)
-        seat, notation = at.move
-        line = summary.summary_line(at.events, words=words)
-        mine = [
-            e.told(words) if e.private_to == at.seat
-            else _("🔒 What only {name} saw: {text}", name=names.get(e.private_to, "?"), text=e.told(words))
-            for e in at.events if e.private_to is not None
-        ]  # fmt: skip
-        said = f"**{names.get(seat, '?')}** `{notation}` — " + " ".join([line, *mine]).strip()
-    text = "\n".join(t for t in (f"{head} · {summary.when(at.view)}", said) if t)
-    lit = summary.highlight(at.events)
-    drawn = await pictures.post_pictures(
-        ctx, at.view, lit, last_move=summary.plain(said or head), focus=None, lang=words.code, game=row.id
-    )
-    return Message(
-        summary.cut(text, 1900), pictures=drawn, ephemeral=True, buttons=steps(row.id, at),
-        selects=(menu(row.id, at),),
-    )  # fmt: skip
+        return f"{head} · {summary.when(at.view)}", ""
+    head = _("🔎 **Game {game}**, move {move} of {count}", game=game, move=at.moved, count=at.count)
+    seat, notation = at.move
+    line = summary.summary_line(at.events, words=words)
+    mine = [
+        e.told(words) if e.private_to == at.seat
+        else _("🔒 What only {name} saw: {text}", name=names.get(e.private_to, "?"), text=e.told(words))
+        for e in at.events if e.private_to is not None
+    ]  # fmt: skip
+    said = f"**{names.get(seat, '?')}** `{notation}` — " + " ".join([line, *mine]).strip()
+    return f"{head} · {summary.when(at.view)}", said
 
 
 def steps(game: int, at: Position) -> tuple[Button, ...]:
