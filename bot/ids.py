@@ -100,9 +100,14 @@ REVIEW = Kind("review", _REVIEW, personal=True)
 played before it (``page``), and its place among the message's buttons."""
 REVIEW_MENU = Kind("review-menu", _REVIEW, select=True, personal=True)
 """A review's menu: the position picked is the option's value."""
+REVIEW_AT = Kind("review-at", r"o\.(?P<page>\d+)")
+"""🔎 on a turn post or the final scoring post: the presser's own review of the game, privately, at the
+position after ``page`` moves."""
+REVIEW_GAME = Kind("review-game", "review", select=True, game=False, personal=True)
+"""``/citta games``' menu: the review of the game picked (its id the option's value)."""
 KINDS = (
     JOIN, LEAVE, START, PEEK, ABANDON, PANEL, CLOSE, FORGET, HERE, MOVE, CONFIRM, STEP, CHOOSE, MINE, REVIEW,
-    REVIEW_MENU,
+    REVIEW_MENU, REVIEW_AT, REVIEW_GAME,
 )  # fmt: skip
 UNKNOWN = Kind("unknown", "")
 """Any other id of ours: an old or malformed one, answered as no longer used."""
@@ -179,6 +184,16 @@ def review_id(game: int, position: int, place: int, *, select: bool = False) -> 
     ('citta:7:0:-:r.120.3', 120)
     """
     return _fits(f"{'cittas' if select else 'citta'}:{game}:0:-:r.{position}.{place}")
+
+
+def review_at_id(game: int, position: int) -> str:
+    """The custom id of a post's 🔎: the review of ``game`` after ``position`` moves (`REVIEW_AT`)."""
+    return _fits(f"citta:{game}:0:-:o.{position}")
+
+
+def review_game_id() -> str:
+    """The custom id of ``/citta games``' menu of reviews (`REVIEW_GAME`)."""
+    return _fits("cittas:0:0:-:review")
 
 
 def step_id(

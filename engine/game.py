@@ -223,6 +223,11 @@ class Game:
     def record(self) -> Record:
         return self._record.model_copy(deep=True)
 
+    @property
+    def moves_played(self) -> int:
+        """How many moves the record holds (`record` copies them all)."""
+        return len(self._record.moves)
+
     # --- questions ----------------------------------------------------------------------
 
     @property

@@ -11,7 +11,7 @@ import pytest
 from test_bot_support import CHANNEL, PLAYERS, Transcript, answered, current, open_service, query, start_game
 
 from bot.errors import LobbyError, NotAllowed
-from bot.ids import parse_custom_id
+from bot.ids import kind_of, parse_custom_id
 from bot.results import Outcome
 from bot.service import advance as svc_advance
 from bot.service import leaving as svc_leaving
@@ -96,7 +96,8 @@ async def test_a_game_against_a_computer_reaches_the_end_with_its_moves_marked(d
     assert not log.outcomes[-1].settled, "the last move leaves the replay to post"
     posts = [o.announcement for o in log.outcomes if o.announcement is not None]
     for_computer = [p for p in posts if "Next: 🤖 Computer 1 to" in p.text]
-    assert for_computer and all(not p.buttons for p in for_computer), "no 🎲, no quick answer for a computer"
+    kinds = [[kind_of(b.custom_id).name for b in p.buttons] for p in for_computer]
+    assert kinds and all(k == ["review-at"] for k in kinds), "no 🎲, no quick answer for a computer: only 🔎"
     refs = [parse_custom_id(b.custom_id) for p in posts for b in p.buttons]
     assert refs and all(r is not None and r.seat in (None, 0) for r in refs), "every button is Ann's"
     texts = [

@@ -83,8 +83,9 @@ def test_which_city_goes_first_is_offered_with_what_each_takes() -> None:
 def test_which_city_goes_first_gets_buttons_the_least_harmful_first() -> None:
     from bot.service.summary import decision_buttons
 
-    panel, *buttons = decision_buttons(_first_asked(), 7, 3, {0: "P0", 1: "P1"})
+    panel, *buttons, review = decision_buttons(_first_asked(), 7, 3, {0: "P0", 1: "P1"})
     assert panel.custom_id == "citta:7:3:-:panel", "the panel's button comes first"
+    assert review.custom_id == "citta:7:0:-:o.1", "the review at this position comes last"
     assert [b.label.split(" — ")[0] for b in buttons] == ["first N5", "first K6"]
     assert all(b.style == "primary" and len(b.label) <= 80 for b in buttons)
 

@@ -60,6 +60,10 @@ def _ids(game: int, version: int, seat: int) -> dict[ids.Kind, tuple[str, list[s
         ids.STEP: (step_id(game, version, seat, ("build",)), None),
         ids.CHOOSE: (step_id(game, version, seat, (), select=0), ["gold"]),
         ids.MINE: (mine_id(), [str(game)]),
+        ids.REVIEW: (ids.review_id(game, 0, 1), None),
+        ids.REVIEW_MENU: (ids.review_id(game, 0, 9, select=True), ["0"]),
+        ids.REVIEW_AT: (ids.review_at_id(game, 0), None),
+        ids.REVIEW_GAME: (ids.review_game_id(), [str(game)]),
     }
 
 
@@ -136,6 +140,13 @@ async def test_every_kind_is_refused_from_another_server_a_dm_another_channel_an
         outsider = fake.user("carol")
         await _refused(fake, bot, table.game_id, outsider, fake.dm_channel(outsider), [ids.MINE], made,
                        "You do not play in game")  # fmt: skip
+        reviews = [ids.REVIEW, ids.REVIEW_MENU, ids.REVIEW_GAME]  # its asker's, of a game they may see
+        unseated = {k.name for k in everything if k.personal and not k.seat}
+        assert unseated == {"mine", *(r.name for r in reviews)}
+        await _refused(fake, bot, table.game_id, outsider, fake.dm_channel(outsider), reviews, made,
+                       "There is no such game")  # fmt: skip
+        for user in (outsider, alice):
+            await _refused(fake, bot, table.game_id, user, other.channel, reviews, made, "There is no such")
         # Kinds of no game act on the server they are pressed in, and "Go on here" in any channel of
         # the game's server: there they are let in, and refused by what they would do.
         await _refused(fake, bot, table.game_id, mover, other.channel, [ids.FORGET], made, "nothing of yours")

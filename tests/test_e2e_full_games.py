@@ -11,9 +11,15 @@ from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.fixtures import fake_discord
 from test_e2e_support import WARNING, Table, announcement, answer, board_of, citta_bot, next_mentions
 
+from bot.ids import kind_of
 from engine import Game
 
 __all__ = ["fake_discord"]
+
+
+def _only_review(custom_ids: list[str]) -> bool:
+    """Whether a post's only component is its 🔎 (a review of the game at that move)."""
+    return [kind_of(c).name for c in custom_ids] == ["review-at"]
 
 
 async def test_two_players_play_a_whole_game_with_slash_commands_and_buttons(
@@ -34,7 +40,7 @@ async def test_two_players_play_a_whole_game_with_slash_commands_and_buttons(
             typed += not how.startswith("citta:")
             assert len(table.played) < 200, "the game does not end"
         assert pressed >= 5 and typed >= 5, (pressed, typed)
-        assert table.last is not None and table.last.custom_ids == [], "no buttons after the end"
+        assert table.last is not None and _only_review(table.last.custom_ids), "only 🔎 after the end"
         await table.check_final_score(bob)
         status = await fake.slash(alice, "citta status")
         assert status.ephemeral and status.original is not None
@@ -124,7 +130,7 @@ async def test_five_scripted_players_play_a_whole_game_at_the_same_time(
             assert f"**{p.name}** {score}" in rec.original.text
     public = [m for m in fake.messages() if not m.text.startswith(HISTORY_POSTS)]
     final = public[-1]
-    assert OVER in final.text and final.custom_ids == [] and board_of(final)
+    assert OVER in final.text and _only_review(final.custom_ids) and board_of(final)
     pinged = set().union(*(m.pinged for m in public))
     assert pinged == {u.id for u in users}, "everyone was asked to play"
     assert len(public) == 2 + len(record), "the lobby, the start and one message per move"

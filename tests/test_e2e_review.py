@@ -15,7 +15,7 @@ from typing import Any
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 from fakediscord.fixtures import fake_discord
 from test_bot_support import PNG
-from test_e2e_history import _finished_game
+from test_e2e_history import _finished_game, _post
 from test_e2e_privacy import PRIVATE, SEED, poll, polled_cards
 from test_e2e_support import Table, citta_bot
 
@@ -149,6 +149,21 @@ async def test_a_finished_game_is_walked_through_every_move_round_and_year_and_a
         bot.service.renderer = recorder = review.recorder = Recorder()
         assert await review.press("▶") == middle + 1
         assert recorder.drawn[-1] == expected[middle + 1]
+
+        # 🔎 on the final scoring post opens a review at the start, on the last turn post at its move;
+        # /citta games offers each game's review.
+        scoring = _post(fake, f"🏁 **Game {game_id} — final scoring**")
+        assert scoring is not None
+        for post, label, heading in ((scoring, "🔎 Review this game", "before the first move"),
+                                     (_final, "🔎 Review", f"move {count} of {count}")):  # fmt: skip
+            [cid] = [c["custom_id"] for c in post.all_components() if c.get("label") == label]
+            opened = await (await fake.click(post, cid, carol)).wait_message(30)
+            assert opened.ephemeral and opened.recipient is carol and heading in opened.text, opened.text
+        listed = await (await fake.slash(carol, "citta games")).wait_message(30)
+        [menu] = [c for c in listed.all_components() if c.get("type") == 3]
+        assert str(game_id) in {o["value"] for o in menu["options"]}
+        opened = await (await fake.select(listed, menu["custom_id"], [str(game_id)], carol)).wait_message(30)
+        assert f"🔎 **Game {game_id}**, before the first move" in opened.text and opened.recipient is carol
     fake.check()
 
 
@@ -168,6 +183,14 @@ async def test_a_running_games_review_shows_each_asker_only_what_their_seat_saw(
         row = await bot.service.storage.games.game(table.game_id)
         assert row is not None and row.record is not None
         bot.service.renderer = recorder = Recorder()
+
+        # Bob's 🔎 on Alice's poll: his own review at that move, without her cards.
+        post = next(m for m in fake.messages() if m.text.startswith("`poll") and "Alice polls" in m.text)
+        [cid] = [c["custom_id"] for c in post.all_components() if c.get("label") == "🔎 Review"]
+        opened = await (await fake.click(post, cid, bob)).wait_message(30)
+        assert opened.recipient is bob and "move 1 of 2" in opened.text, opened.text
+        assert recorder.drawn[-1] == _positions(row.record, table.seat(bob), opened=False)[1]
+        assert not any(card in opened.text for card in alices)
 
         for user, own, others in ((alice, alices, bobs), (bob, bobs, alices), (carol, [], [])):
             seat = table.seat(user) if own else None

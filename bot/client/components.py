@@ -180,13 +180,15 @@ class MyGames(Component, kind=ids.MINE):
 
 
 async def _review(press: Press, position: int) -> None:
-    await press.update()
-    admitted = press.admitted
+    """A review's step: refused at once when the presser may not review the game, else its message
+    edited to the position (drawn meanwhile)."""
+    admitted, seen_by = press.admitted, viewer(press.interaction)
     assert admitted.row is not None
+    await review.may_review(seen_by, admitted.row, admitted.seats, guild=press.interaction.guild_id)
+    await press.update()
     shown = await review.step(
-        press.ctx, viewer(press.interaction), admitted.row, admitted.seats,
-        guild=press.interaction.guild_id, position=position,
-    )  # fmt: skip
+        press.ctx, seen_by, admitted.row, admitted.seats, guild=press.interaction.guild_id, position=position
+    )
     await press.edit(shown)
 
 
@@ -204,6 +206,34 @@ class ReviewMenu(Component, kind=ids.REVIEW_MENU):
         if len(self.values) != 1 or not self.values[0].isdigit() or len(self.values[0]) > 9:
             raise CittaError(_("This menu is no longer used."))
         await _review(press, int(self.values[0]))
+
+
+class ReviewAt(Component, kind=ids.REVIEW_AT):
+    """🔎 on a post: the presser's review of the game at that post's position, privately."""
+
+    async def act(self, press: Press) -> None:
+        await press.thinking()
+        admitted = press.admitted
+        assert admitted.row is not None
+        shown = await review.step(
+            press.ctx, viewer(press.interaction), admitted.row, admitted.seats,
+            guild=press.interaction.guild_id, position=press.ref.page,
+        )  # fmt: skip
+        await answer(press.interaction, shown)
+
+
+class ReviewGame(Component, kind=ids.REVIEW_GAME):
+    """``/citta games``' menu: the review of the game picked, privately, from its start."""
+
+    async def act(self, press: Press) -> None:
+        if len(self.values) != 1 or not self.values[0].isdigit() or len(self.values[0]) > mine.MAX_ID_DIGITS:
+            raise CittaError(_("This menu is no longer used."))
+        await press.thinking()
+        shown = await review.review(
+            press.ctx, viewer(press.interaction), guild=press.interaction.guild_id, channel=press.channel,
+            game_id=int(self.values[0]), move=0,
+        )  # fmt: skip
+        await answer(press.interaction, shown)
 
 
 REGISTERED = (
@@ -224,6 +254,8 @@ REGISTERED = (
     MyGames,
     ReviewStep,
     ReviewMenu,
+    ReviewAt,
+    ReviewGame,
 )
 """Every component class, for ``Client.add_dynamic_items``: one per kind of `bot.ids`, and the base
 for the ids no kind has (`Component`)."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 
 from bot.errors import NoGame, NotAllowed
-from bot.ids import custom_id
-from bot.results import Button, Message, User
+from bot.ids import custom_id, review_game_id
+from bot.results import Button, Message, Option, Select, User
 from bot.service import reliability
 from bot.service.context import Context
 from bot.service.ending import replay_message
@@ -23,6 +23,8 @@ from i18n import N_, _, _n
 
 TOP = 10
 GAMES_LISTED = 10
+REVIEWS_OFFERED = 25
+"""The most games the menu of reviews offers (Discord's limit of a menu's options)."""
 PAGE = 50
 """How many finished games `games` reads at a time while it looks for those the asker is shown."""
 TREND = 5
@@ -174,7 +176,13 @@ async def games(ctx: Context, guild: int, viewer: Viewer) -> Message:
             link=game_link(guild, g),
         )
         lines.append(line)
-    return Message(_fit(lines), ephemeral=True)
+    options = tuple(
+        Option(_("Game {game}", game=g.game), str(g.game),
+               ", ".join(shown(p.name, p.player) for p in g.places)[:100])
+        for g in finished[:REVIEWS_OFFERED]
+    )  # fmt: skip
+    pick = Select(review_game_id(), _("🔎 Review a game…"), options)
+    return Message(_fit(lines), ephemeral=True, selects=(pick,))
 
 
 async def replay(

@@ -17,13 +17,14 @@ import logging
 from collections.abc import AsyncIterator
 
 import i18n
-from bot.results import Message, Post
+from bot.ids import review_at_id
+from bot.results import Button, Message, Post
 from bot.service.context import Context
 from bot.service.history import final_text, placings, player_key
 from bot.service.pictures import default_renderer
 from bot.storage.rows import GameRow, Placing, SeatRow
 from engine import Game
-from i18n import _n
+from i18n import _, _n
 
 log = logging.getLogger(__name__)
 
@@ -44,12 +45,14 @@ async def placings_of(
 
 
 def final_posts(row: GameRow, places: list[Placing], seats: list[SeatRow]) -> list[Post]:
-    """The end-of-game post (scoring breakdown, rating changes, in the game's language); none while the
-    game runs."""
+    """The end-of-game post (scoring breakdown, rating changes, in the game's language, and 🔎: the
+    presser's review of the game from its start); none while the game runs."""
     if not places:
         return []
     with i18n.speaking(row.settings.language):
-        return [Post(row.channel, Message(final_text(row.id, places, {s.seat: s.name for s in seats})))]
+        review = Button(_("🔎 Review this game"), review_at_id(row.id, 0))
+        text = final_text(row.id, places, {s.seat: s.name for s in seats})
+        return [Post(row.channel, Message(text, buttons=(review,)))]
 
 
 async def post_replay(ctx: Context, game_id: int) -> list[int]:

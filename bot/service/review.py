@@ -77,6 +77,12 @@ async def step(ctx: Context, viewer: Viewer, row: GameRow, seats: list[SeatRow],
     return await _shown(ctx, row, seats, viewer.user_id, position)
 
 
+async def may_review(viewer: Viewer, row: GameRow, seats: list[SeatRow], *, guild: int | None) -> None:
+    """Raise unless ``viewer`` may review ``row`` (asked before a step's answer is put off: a refusal
+    is answered at once)."""
+    await _check(viewer, guild, row, seats, asked=row.id)
+
+
 async def _check(
     viewer: Viewer, guild: int | None, row: GameRow | None, seats: list[SeatRow], *, asked: int | None
 ) -> None:
@@ -87,6 +93,8 @@ async def _check(
     else:
         shown = row is not None and (row.guild or 0) == guild and await sees(viewer, row.channel, players)
     if row is None or not shown:
+        if guild is None:
+            raise NoGame(_("There is no such game among yours."))
         raise NoGame(_("There is no such game on this server.") if asked else _("No game was played here."))
     if row.record is None or row.status == "lobby":
         raise NoGame(_("Game {game} has not started: there is nothing to review yet.", game=row.id))

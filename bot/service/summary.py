@@ -10,7 +10,7 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 
 import i18n
-from bot.ids import custom_id
+from bot.ids import custom_id, review_at_id
 from bot.results import Button
 from engine import Action, Event, Game, View
 from engine.cities import area_map, city_at, hex_food
@@ -23,6 +23,7 @@ BUTTON_LABEL_LIMIT = 80
 BUTTONS_PER_SEAT = 5
 MAX_BUTTONS = 25
 PANEL_LABEL = N_("🎲 Make my move")
+REVIEW_LABEL = N_("🔎 Review")
 PHASES = {
     "relocation": N_("Year {year} of 6, relocation"),
     "demolition": N_("Year {year} of 6, demolition"),
@@ -194,13 +195,13 @@ def decision_buttons(
     game: Game, game_id: int, version: int, names: dict[int, str], bots: Collection[int] = ()
 ) -> tuple[Button, ...]:
     """The 🎲 button that opens a player's private panel (every move by taps), then quick
-    buttons for the pending decisions: at most 5 per seat, each for its seat only, 25 in all.
-    None for the seats of ``bots`` (computer players, resigned players: the bot answers them)."""
-    if game.is_over:
-        return ()
+    buttons for the pending decisions: at most 5 per seat, each for its seat only; none for the seats
+    of ``bots`` (computer players, resigned players: the bot answers them). Last, 🔎: the presser's
+    review of the game at this position (`bot.service.review`). 25 in all at most."""
+    review = Button(_(REVIEW_LABEL), review_at_id(game_id, game.moves_played))
     seats = [s for s in game.pending_seats() if s not in bots]
-    if not seats:
-        return ()
+    if game.is_over or not seats:
+        return (review,)
     buttons: list[Button] = [Button(_(PANEL_LABEL), custom_id(game_id, version, None, "panel"), "success")]
     for seat in seats:
         prefix = f"{names[seat]}: " if len(seats) > 1 else ""
@@ -212,12 +213,12 @@ def decision_buttons(
                 cid = custom_id(game_id, version, seat, move=str(a))
             except ValueError:
                 continue  # too long for a button: type it with /citta play
-            if len(buttons) + len(row) >= MAX_BUTTONS:
+            if len(buttons) + len(row) >= MAX_BUTTONS - 1:  # (and the review's)
                 break
             label = _label(describe(game, seat, a, words=i18n.current()), prefix)
             row.append(Button(label, cid, "secondary" if a.verb in ("gold", "pass") else "primary"))
         buttons.extend(row)
-    return tuple(buttons)
+    return (*buttons, review)
 
 
 def peek_text(view: View, drawn: Sequence[str]) -> str:
