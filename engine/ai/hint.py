@@ -84,12 +84,20 @@ def hint(game: Game, seat: int, *, seed: int = 0, words: Words = ENGLISH) -> Hin
     if len(moves) == 1:
         why = words.t("it is the only move you can make")
     else:
-        try:
-            why = _why(game.state, view, seat, move, words)
-        except (AssertionError, KeyError, LookupError, ValueError):
-            why = ""
+        why = reason(game.state, view, seat, move, words)
         why = why or words.t("the computer player rates it best of your moves")
     return Hint(move, describe(game, seat, move, words), why)
+
+
+def reason(state: GameState, view: View, seat: int, move: Action, words: Words = ENGLISH) -> str:
+    """Why ``move`` is good for ``seat``, in a clause (no capital, no full stop), from the public
+    board of ``state`` and what ``view`` lets the seat know; "" when there is nothing particular
+    to say. ``state`` may be the real one or a sample consistent with ``view``
+    (`engine.ai.determinize`): only what they share is read."""
+    try:
+        return _why(state, view, seat, move, words)
+    except (AssertionError, KeyError, LookupError, ValueError):
+        return ""
 
 
 # --- what the seat knows of the voice --------------------------------------------------

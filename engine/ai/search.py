@@ -15,8 +15,10 @@ demolition, hunger) are taken by the ``basic`` player.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 
 from ..actions import Action
+from ..state import GameState
 from ..views import View
 from .candidates import candidates
 from .determinize import determinize
@@ -48,18 +50,51 @@ def candidates_for(view: View, moves: int) -> int:
     return max(MIN_CANDIDATES, min(MAX_CANDIDATES, MOVE_LIMIT // (2 * per_candidate)))
 
 
+@dataclass(frozen=True)
+class Search:
+    """What `search` found: the move the ``strong`` player makes, the first sampled state, and
+    the mean value of every move played out over the same samples (empty when none was)."""
+
+    best: Action
+    first: GameState
+    values: dict[Action, float] = field(default_factory=dict)
+    samples: int = 0
+
+
 def strong_move(view: View, moves: list[Action], rng: random.Random) -> Action:
     """The candidate with the best mean value at the end of the year, over sampled states."""
+    return search(view, moves, rng).best
+
+
+def search(
+    view: View,
+    moves: list[Action],
+    rng: random.Random,
+    *,
+    also: Action | None = None,
+    max_samples: int = MAX_SAMPLES,
+) -> Search:
+    """The ``strong`` player's search (`strong_move`), and the values of the moves it played out.
+
+    ``also`` is played out too on every sample, but its work is not counted in the budget and
+    it is never chosen: the strong move and the samples drawn are those without it (the same
+    ``rng`` gives the same move), so its value is measured on the very states the candidates
+    were (`engine.ai.judge`). ``max_samples`` (at most `MAX_SAMPLES`) stops the sampling sooner
+    for a cheaper search; the samples it draws are the first ones of the full search.
+    **Decision**: with ``also`` given, a lone candidate is played out as well (its value is
+    wanted), though it is the move whatever the values.
+    """
     seat = view.viewer
     assert seat is not None
     first = determinize(view, rng)
     if view.phase != "politics" or len(moves) == 1:
-        return basic_move(first, seat, moves, rng)
+        return Search(basic_move(first, seat, moves, rng), first)
     cache = FactsCache()
     cands = candidates(first, seat, moves, candidates_for(view, len(moves)), cache)
-    if len(cands) == 1:
-        return cands[0]
-    totals = [0.0] * len(cands)
+    if len(cands) == 1 and also is None:
+        return Search(cands[0], first)
+    extra = [also] if also is not None and also not in cands else []
+    totals = [0.0] * (len(cands) + len(extra))
     work = samples = 0
     state = first
     while samples == 0 or (work < MOVE_BUDGET and work + work // samples <= MOVE_LIMIT):
@@ -68,10 +103,15 @@ def strong_move(view: View, moves: list[Action], rng: random.Random) -> Action:
             value, done = rollout(data, seat, a, cache)
             totals[k] += value
             work += done
+        for k, a in enumerate(extra, start=len(cands)):
+            totals[k] += rollout(data, seat, a, cache)[0]
         samples += 1
-        if samples == MAX_SAMPLES:
+        if samples >= min(MAX_SAMPLES, max_samples):
             break
         state = determinize(view, rng)  # drawn in the same order whatever the budget decides
+    means = [t / samples for t in totals]
+    values = dict(zip([*cands, *extra], means, strict=True))
     # A little trust in the candidates' order breaks near ties.
-    scores = [t / samples - 0.01 * k for k, t in enumerate(totals)]
-    return cands[max(range(len(cands)), key=scores.__getitem__)]
+    scores = [means[k] - 0.01 * k for k in range(len(cands))]
+    best = cands[max(range(len(cands)), key=scores.__getitem__)]
+    return Search(best, first, values, samples)
