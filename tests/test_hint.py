@@ -174,7 +174,8 @@ def test_hint_in_local_play(tmp_path: Path, no_pictures: None) -> None:
 def test_local_computer_players_do_not_use_the_secret_seed(tmp_path: Path, no_pictures: None) -> None:
     game, seat, _ = next(p for p in POSITIONS if p[2] == "turn" and p[1] != 0)
     moves = []
-    for k, g in enumerate((game, twin(game, seat, random.Random(8)))):
+    mine = Game.restore(game.snapshot(), game.record())  # (the local game plays on it: not POSITIONS')
+    for k, g in enumerate((mine, twin(game, seat, random.Random(8)))):
         local = LocalGame(g, None, "basic", tmp_path / str(k), 600, io.StringIO())
         local.computer_turn(seat, io.StringIO())
         moves.append(local.game.record().moves[-1])

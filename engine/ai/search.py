@@ -10,6 +10,9 @@ the last year ends in the final scores with the gold tie-break (`tally`), which 
 than playing out one sampled voice. The same samples serve every candidate, so their
 comparison is not blurred by the luck of the draw. Other decisions (castles, tied voice,
 demolition, hunger) are taken by the ``basic`` player.
+
+`search` is that search with the values it found, and a move of someone else's played out on the
+same samples beside the candidates: the judgement of a move made (`engine.ai.judge`).
 """
 
 from __future__ import annotations
