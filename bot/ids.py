@@ -105,9 +105,13 @@ REVIEW_AT = Kind("review-at", r"o\.(?P<page>\d+)")
 position after ``page`` moves."""
 REVIEW_GAME = Kind("review-game", "review", select=True, game=False, personal=True)
 """``/citta games``' menu: the review of the game picked (its id the option's value)."""
+WHY = Kind("why", r"w\.(?P<page>\d+)", personal=True)
+"""🤔 of a finished game's review: the strong computer's view of the move that led to the position."""
+DECISIVE = Kind("decisive", "decisive", personal=True)
+"""⚡ of a finished game's review: the game's decisive moments."""
 KINDS = (
     JOIN, LEAVE, START, PEEK, ABANDON, PANEL, CLOSE, FORGET, HERE, MOVE, CONFIRM, STEP, CHOOSE, MINE, REVIEW,
-    REVIEW_MENU, REVIEW_AT, REVIEW_GAME,
+    REVIEW_MENU, REVIEW_AT, REVIEW_GAME, WHY, DECISIVE,
 )  # fmt: skip
 UNKNOWN = Kind("unknown", "")
 """Any other id of ours: an old or malformed one, answered as no longer used."""
@@ -189,6 +193,16 @@ def review_id(game: int, position: int, place: int, *, select: bool = False) -> 
 def review_at_id(game: int, position: int) -> str:
     """The custom id of a post's 🔎: the review of ``game`` after ``position`` moves (`REVIEW_AT`)."""
     return _fits(f"citta:{game}:0:-:o.{position}")
+
+
+def why_id(game: int, position: int) -> str:
+    """The custom id of a review's 🤔 at ``position`` (`WHY`)."""
+    return _fits(f"citta:{game}:0:-:w.{position}")
+
+
+def decisive_id(game: int) -> str:
+    """The custom id of a review's ⚡ (`DECISIVE`)."""
+    return _fits(f"citta:{game}:0:-:decisive")
 
 
 def review_game_id() -> str:

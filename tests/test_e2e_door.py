@@ -64,6 +64,8 @@ def _ids(game: int, version: int, seat: int) -> dict[ids.Kind, tuple[str, list[s
         ids.REVIEW_MENU: (ids.review_id(game, 0, 9, select=True), ["0"]),
         ids.REVIEW_AT: (ids.review_at_id(game, 0), None),
         ids.REVIEW_GAME: (ids.review_game_id(), [str(game)]),
+        ids.WHY: (ids.why_id(game, 1), None),
+        ids.DECISIVE: (ids.decisive_id(game), None),
     }
 
 
@@ -140,7 +142,7 @@ async def test_every_kind_is_refused_from_another_server_a_dm_another_channel_an
         outsider = fake.user("carol")
         await _refused(fake, bot, table.game_id, outsider, fake.dm_channel(outsider), [ids.MINE], made,
                        "You do not play in game")  # fmt: skip
-        reviews = [ids.REVIEW, ids.REVIEW_MENU, ids.REVIEW_GAME]  # its asker's, of a game they may see
+        reviews = [ids.REVIEW, ids.REVIEW_MENU, ids.REVIEW_GAME, ids.WHY, ids.DECISIVE]  # of a game one sees
         unseated = {k.name for k in everything if k.personal and not k.seat}
         assert unseated == {"mine", *(r.name for r in reviews)}
         await _refused(fake, bot, table.game_id, outsider, fake.dm_channel(outsider), reviews, made,

@@ -6,6 +6,7 @@ what their seat (or a spectator) could see at that moment."""
 
 from __future__ import annotations
 
+import io
 import re
 import threading
 from collections.abc import Awaitable
@@ -14,18 +15,30 @@ from typing import Any
 
 from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 from fakediscord.fixtures import fake_discord
-from test_bot_support import PNG
+from PIL import Image
 from test_e2e_history import _finished_game, _post
 from test_e2e_privacy import PRIVATE, SEED, poll, polled_cards
-from test_e2e_support import Table, citta_bot
+from test_e2e_support import PICTURE_WIDTH, Table, citta_bot
 
+from bot import ids
+from bot.service.limits import RATES, Limits, Rate
 from engine import Game, View
 
 __all__ = ["fake_discord"]
 
 
+def _png() -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (PICTURE_WIDTH, 8), "white").save(out, "PNG")  # (a turn post's width)
+    return out.getvalue()
+
+
+PNG = _png()
+"""What the recorder "draws": a real picture (a replay's animation opens it), the same each time."""
+
+
 class Recorder:
-    """A renderer that draws nothing but keeps each view it is asked to draw, with its alt text."""
+    """A renderer that draws nothing but keeps each view it is asked to draw."""
 
     def __init__(self) -> None:
         self.drawn: list[View] = []
@@ -46,13 +59,19 @@ def _positions(record: dict[str, Any], seat: int | None, *, opened: bool) -> lis
     return [g.open_view() if opened else g.view(seat) for g, _events in Game.walk(record)]
 
 
+async def _walk_to(review: Review, target: int) -> int:
+    """Step ◀ ▶ to ``target`` (a position the menu does not offer)."""
+    while (at := _at(review.msg)) != target:
+        await review.press("▶" if at < target else "◀")
+    return target
+
+
 def _at(msg: FakeMessage) -> int:
     """The number of moves played before the position a review message shows."""
     if "before the first move" in msg.text:
         return 0
     found = re.search(r"move (\d+) of \d+", msg.text)
-    assert found is not None, msg.text
-    return int(found.group(1))
+    return -1 if found is None else int(found.group(1))
 
 
 class Review:
@@ -93,13 +112,14 @@ async def test_a_finished_game_is_walked_through_every_move_round_and_year_and_a
     fake = fake_discord
     alice, carol = fake.user("alice"), fake.user("carol")
     async with citta_bot(fake, database, seed=7) as bot:
+        bot.service.renderer = recorder = Recorder()  # (nothing drawn: a quick game, each view kept)
         game_id, _final, _replay = await _finished_game(fake, bot, alice, [], "random")
         row = await bot.service.storage.games.game(game_id)
         assert row is not None and row.record is not None and row.status == "over"
         record, count = row.record, len(row.record["moves"])
         expected = _positions(record, None, opened=True)
         stages = [(g.state.year, g.state.phase, g.state.round) for g, _e in Game.walk(record)]
-        bot.service.renderer = recorder = Recorder()
+        bot.service.limits = Limits({**RATES, "review": Rate(10_000, 0.001)})  # stepping as fast as it can
 
         rec = await fake.slash(carol, "citta-review")  # not a player: a finished game is everyone's
         msg = await rec.wait_message(30)
@@ -143,6 +163,28 @@ async def test_a_finished_game_is_walked_through_every_move_round_and_year_and_a
             assert await review.pick(value) == int(value)
             assert recorder.drawn[-1] == expected[int(value)]
             assert value == "0" or f"Year {stages[int(value)][0]} of 6" in msg.text, msg.text
+
+        # 🤔: the strong computer's view of a move, in a message of its own; ⚡: the decisive moments,
+        # whose menu turns that message into the review at one of them.
+        turn = next(
+            k for k in range(count, 0, -1) if stages[k - 1][1] == "politics" and stages[k][1] == "politics"
+        )
+        assert await review.pick(str(turn)) == turn if str(turn) in offered else await _walk_to(review, turn)
+        why = await (await fake.click(msg, review.button("🤔 Why this move?"), carol)).wait_message(60)
+        assert why.ephemeral and why.recipient is carol and why.text.startswith(f"🤔 **Move {turn}**"), (
+            why.text
+        )
+        assert "strong computer player would have played" in why.text or "only move" in why.text, why.text
+        moments = await (await fake.click(msg, review.button("⚡ Decisive moments"), carol)).wait_message(120)
+        assert moments.text.startswith(f"⚡ **Decisive moments of game {game_id}**"), moments.text
+        assert f"({count} moves judged)" in moments.text or "No move of game" in moments.text, moments.text
+        jumps = [c for c in moments.all_components() if c.get("type") == 3]
+        if jumps:
+            [jump] = jumps
+            first = jump["options"][0]["value"]
+            assert await Review(fake, carol, moments, recorder).pick(first) == int(first)
+            assert recorder.drawn[-1] == expected[int(first)]
+        await review.pick("0")
         middle = _at(msg)
 
     async with citta_bot(fake, database, seed=7) as bot:  # a restart: the review goes on
@@ -191,6 +233,11 @@ async def test_a_running_games_review_shows_each_asker_only_what_their_seat_saw(
         assert opened.recipient is bob and "move 1 of 2" in opened.text, opened.text
         assert recorder.drawn[-1] == _positions(row.record, table.seat(bob), opened=False)[1]
         assert not any(card in opened.text for card in alices)
+
+        labels = {c.get("label") for c in opened.all_components()}
+        assert not labels & {"🤔 Why this move?", "⚡ Decisive moments"}, "no computer's view while it runs"
+        forged = await fake.forge(bob, ids.why_id(table.game_id, 1))
+        assert "once a game is over" in (await forged.wait_message()).text
 
         for user, own, others in ((alice, alices, bobs), (bob, bobs, alices), (carol, [], [])):
             seat = table.seat(user) if own else None

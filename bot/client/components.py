@@ -17,7 +17,19 @@ from bot.client.door import Component, Press
 from bot.client.replies import announce, answer, deliver
 from bot.errors import CittaError
 from bot.results import Message, Outcome, User
-from bot.service import absence, archive, leaving, lobby, mine, moves, panel, questions, resume, review
+from bot.service import (
+    absence,
+    archive,
+    leaving,
+    lobby,
+    mine,
+    moves,
+    panel,
+    questions,
+    resume,
+    review,
+    review_why,
+)
 from bot.service.context import Context
 from i18n import N_, _
 
@@ -208,6 +220,37 @@ class ReviewMenu(Component, kind=ids.REVIEW_MENU):
         await _review(press, int(self.values[0]))
 
 
+class Why(Component, kind=ids.WHY):
+    """🤔 of a finished game's review: the computer's view of the move, in a private message of its own."""
+
+    async def act(self, press: Press) -> None:
+        admitted = press.admitted
+        assert admitted.row is not None
+        await press.thinking()
+        shown = await review_why.why(
+            press.ctx, viewer(press.interaction), admitted.row, admitted.seats,
+            guild=press.interaction.guild_id, position=press.ref.page,
+        )  # fmt: skip
+        await answer(press.interaction, shown)
+
+
+class Decisive(Component, kind=ids.DECISIVE):
+    """⚡ of a finished game's review: its decisive moments, in a private message of their own."""
+
+    async def act(self, press: Press) -> None:
+        admitted = press.admitted
+        assert admitted.row is not None
+        await press.thinking()
+        shown = await review_why.decisive(
+            press.ctx,
+            viewer(press.interaction),
+            admitted.row,
+            admitted.seats,
+            guild=press.interaction.guild_id,
+        )
+        await answer(press.interaction, shown)
+
+
 class ReviewAt(Component, kind=ids.REVIEW_AT):
     """🔎 on a post: the presser's review of the game at that post's position, privately."""
 
@@ -256,6 +299,8 @@ REGISTERED = (
     ReviewMenu,
     ReviewAt,
     ReviewGame,
+    Why,
+    Decisive,
 )
 """Every component class, for ``Client.add_dynamic_items``: one per kind of `bot.ids`, and the base
 for the ids no kind has (`Component`)."""

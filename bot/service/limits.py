@@ -44,6 +44,9 @@ RATES = {
     "hint": Rate(3, 10.0),  # the strong computer player thinks for up to a second
     "board": Rate(4, 5.0),
     "describe": Rate(3, 10.0),
+    "review": Rate(10, 0.5),  # a step draws a turn post's pictures: stepping on at two a second goes on
+    "why": Rate(3, 10.0),  # the strong computer player judges a move: up to a second
+    "decisive": Rate(2, 60.0),  # it judges every move of a game: seconds
 }
 """The rate of each kind of request (see the module docstring)."""
 WHAT = {
@@ -51,6 +54,9 @@ WHAT = {
     "hint": N_("a hint"),
     "board": N_("the board"),
     "describe": N_("the position in words"),
+    "review": N_("a review's step"),
+    "why": N_("the computer's view of a move"),
+    "decisive": N_("the decisive moments"),
 }
 KEPT = 10_000
 """Members whose recent requests are remembered before those back to a full bucket are let go."""

@@ -67,6 +67,7 @@ async def review(
     seats = await ctx.storage.games.seats(row.id) if row is not None else []
     await _check(viewer, guild, row, seats, asked=game_id)
     assert row is not None
+    ctx.limits.take(viewer.user_id, "review", now=ctx.clock())
     return await _shown(ctx, row, seats, viewer.user_id, move)
 
 
@@ -74,6 +75,7 @@ async def step(ctx: Context, viewer: Viewer, row: GameRow, seats: list[SeatRow],
                position: int) -> Message:  # fmt: skip
     """A press of the review's step to ``position`` (a button's, or the menu's value)."""
     await _check(viewer, guild, row, seats, asked=row.id)
+    ctx.limits.take(viewer.user_id, "review", now=ctx.clock())
     return await _shown(ctx, row, seats, viewer.user_id, position)
 
 
@@ -134,9 +136,10 @@ async def _shown(
         ctx, at.view, summary.highlight(at.events), last_move=summary.plain(said or head), focus=None,
         lang=i18n.current().code, game=row.id,
     )  # fmt: skip
+    buttons = steps(row.id, at) + (asks(row.id, at) if row.status == "over" else ())
     return Message(
         summary.cut("\n".join(t for t in (head, said) if t), 1900), pictures=drawn, ephemeral=True,
-        buttons=steps(row.id, at), selects=(menu(row.id, at),),
+        buttons=buttons, selects=(menu(row.id, at),),
     )  # fmt: skip
 
 
@@ -176,6 +179,13 @@ def steps(game: int, at: Position) -> tuple[Button, ...]:
         Button(label, ids.review_id(game, target, place))
         for place, (label, target) in enumerate(zip(("⏮", "◀", "▶", "⏭"), targets, strict=True))
     )
+
+
+def asks(game: int, at: Position) -> tuple[Button, ...]:
+    """A finished game's questions to the strong computer (`bot.service.review_why`): 🤔 why this move
+    (none before the first), ⚡ the game's decisive moments."""
+    why = (Button(_("🤔 Why this move?"), ids.why_id(game, at.moved)),) if at.moved else ()
+    return (*why, Button(_("⚡ Decisive moments"), ids.decisive_id(game)))
 
 
 def menu(game: int, at: Position) -> Select:
