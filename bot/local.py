@@ -30,13 +30,13 @@ from typing import TextIO
 
 import i18n
 from bot.local_cli import LOG_LINES, help_text, language_of, parse_args, terminal_language
+from bot.local_review import Review, offer, review_saved
 from bot.local_save import SAVE_NAME, CannotResume, read_save, save_file, write_save
-from bot.local_texts import brief, move_lines, opening, resumed, rules, saved_where, status_lines
+from bot.local_texts import brief, hint_text, move_lines, opening, resumed, rules, saved_where, status_lines
 from bot.service.computer import level_name
 from bot.service.summary import setup_name, standings, when
 from engine import Game, IllegalMove, IrreversibleMove
 from engine.ai import choose
-from engine.ai.hint import hint
 from engine.decisions import asked_of
 from engine.events import Event
 from engine.words import tell
@@ -219,10 +219,7 @@ class LocalGame:
     def human_turn(self, inp: TextIO) -> None:
         """Read commands until the player moves (or takes a move back); Quit when they stop."""
         assert self.human is not None
-        self.say("")
-        self.say(brief(self.game.view(self.human), self.human))
-        asked = asked_of(self.game.state, self.human, words=i18n.current())
-        self.say(_("Your move: {asked}.", asked=i18n.listing(asked)))
+        self.ask()
         warned: str | None = None  # a move that wastes something, played if typed again at once
         while True:
             print(_("your move") + "> ", end="", file=self.out, flush=True)
@@ -243,7 +240,7 @@ class LocalGame:
                 if self.undo():
                     return
                 continue
-            if self.answer(command, rest):
+            if self.answer(command, rest, inp):
                 continue
             try:
                 move = str(self.game.check(self.human, text)[0])
@@ -259,8 +256,17 @@ class LocalGame:
             self.after_move(self.play(self.human, move), inp)
             return
 
-    def answer(self, command: str, rest: str) -> bool:
+    def ask(self) -> None:
+        """The player's position and what is asked of them (before each move, and after a review)."""
+        assert self.human is not None
+        self.say("")
+        self.say(brief(self.game.view(self.human), self.human))
+        asked = asked_of(self.game.state, self.human, words=i18n.current())
+        self.say(_("Your move: {asked}.", asked=i18n.listing(asked)))
+
+    def answer(self, command: str, rest: str, inp: TextIO) -> bool:
         """Answer a question about the game; False when ``command`` is not one."""
+        assert self.human is not None
         view = self.game.view(self.human)
         if command == "help":
             self.say(help_text())
@@ -279,7 +285,10 @@ class LocalGame:
         elif command == "rules":
             self.say(rules(rest))
         elif command == "hint":
-            self.hint()
+            self.say(hint_text(self.game, self.human, self.ai_seed()))
+        elif command == "review":
+            Review.of(self.game, self.human, self.folder, self.out).run(inp)
+            self.ask()  # the game goes on where it was: the review reads its record only
         else:
             return False
         return True
@@ -324,16 +333,6 @@ class LocalGame:
 
     # --- what the player sees -----------------------------------------------------------
 
-    def hint(self) -> None:
-        """The move the strong computer player would make for the player, and why (from their view)."""
-        assert self.human is not None
-        if not self.game.legal_moves(self.human):
-            self.say("  " + _("Nothing is asked of you now."))
-            return
-        found = hint(self.game, self.human, seed=self.ai_seed(), words=i18n.current())
-        for line in found.text().splitlines():
-            self.say(f"  {line}")
-
     def list_moves(self, prefix: str) -> None:
         assert self.human is not None
         self.say("\n".join(move_lines(self.game, self.human, prefix)))
@@ -356,6 +355,8 @@ class LocalGame:
         scores = ", ".join(f"{p.name} {s}" for p, s in zip(g.state.players, g.scores or [], strict=True))
         self.say(_("Game over. Scores: {scores}.", scores=scores))
         self.say(_("Final board: {path}", path=self.board))
+        if self.human is not None:
+            offer(Review.of(g, self.human, self.folder, self.out), inp)
         return 0
 
 
@@ -370,6 +371,8 @@ def main(argv: list[str] | None = None, stdin: TextIO | None = None, stdout: Tex
 
 def _main(argv: list[str] | None, code: str, inp: TextIO, out: TextIO) -> int:
     args = parse_args(argv)
+    if args.review is not None:
+        return review_saved(args, inp, out)
     try:
         local = LocalGame.resume(args, out) if args.resume is not None else LocalGame.start(args, out)
     except CannotResume as e:

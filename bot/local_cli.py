@@ -30,6 +30,8 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ("log", N_("[N]"), N_("the last N things that happened (default {count})")),
     ("board", "", N_("where the latest picture of the board is")),
     ("rules", N_("[TOPIC]"), N_("the rules in short; topics: {topics}")),
+    ("review", "", N_("the game move by move from here, its pictures written to files (then keys: "
+                      "Enter the next move, p the previous one, q back to the game)")),
     ("undo", "", N_("take back your last move (and the computers' moves since) if nothing hidden was "
                     "revealed since")),
     ("help", "", N_("this list")),
@@ -225,13 +227,26 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--auto", action="store_true", help=_("computers play every seat (a demo: no input is read)")
     )
-    p.add_argument(
+    saved = p.add_mutually_exclusive_group()
+    saved.add_argument(
         "--resume",
         nargs="?",
         const="",
         default=None,
         metavar=_("FILE"),
         help=_("go on with a saved game (default {file}: the latest saved game in --out)", file=_("FILE")),
+    )
+    saved.add_argument(
+        "--review",
+        nargs="?",
+        const="",
+        default=None,
+        metavar=_("FILE"),
+        help=_(
+            "go through a saved game move by move from its start, its pictures written to files "
+            "(default {file}: the latest saved game in --out)",
+            file=_("FILE"),
+        ),
     )
     p.add_argument(
         "--lang",

@@ -21,11 +21,16 @@ SAVE_NAME = "game.json"
 
 
 class CannotResume(Exception):
-    """``--resume`` cannot go on with a game; the message says why, in one line."""
+    """``--resume`` cannot go on with a game; the message says why, in one line (``why``: what is
+    wrong with the file, when it is the file, for ``--review`` to say it its way)."""
+
+    def __init__(self, message: str, why: str | None = None) -> None:
+        super().__init__(message)
+        self.why = why
 
     @classmethod
     def from_file(cls, path: Path, why: str) -> CannotResume:
-        return cls(_("citta: cannot resume from {path}: {error}", path=path, error=why))
+        return cls(_("citta: cannot resume from {path}: {error}", path=path, error=why), why)
 
 
 @dataclass(frozen=True)

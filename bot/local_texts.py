@@ -12,6 +12,7 @@ from bot.service.rules_help import NAMES as TOPIC_NAMES
 from bot.service.rules_help import topic_text
 from bot.service.summary import when
 from engine import Game
+from engine.ai.hint import hint
 from engine.components import POLITICS_TITLES
 from engine.describe import describe
 from engine.views import View
@@ -176,3 +177,12 @@ def move_lines(game: Game, seat: int, prefix: str) -> list[str]:
     moves = [m for m in game.legal_moves(seat) if str(m).startswith(prefix)]
     lines = [f"  {describe(game, seat, m, words=words)}" for m in moves]
     return [*lines, "  " + _n("({count} move)", "({count} moves)", len(moves))]
+
+
+def hint_text(game: Game, seat: int, seed: int) -> str:
+    """``hint``: the move the strong computer player would make for ``seat``, and why (from their
+    view; ``seed``: the computer players'), or that nothing is asked of them now."""
+    if not game.legal_moves(seat):
+        return "  " + _("Nothing is asked of you now.")
+    found = hint(game, seat, seed=seed, words=i18n.current())
+    return "\n".join(f"  {line}" for line in found.text().splitlines())

@@ -169,16 +169,21 @@ def words_of(at: Position, game: int, names: Mapping[int, str]) -> tuple[str, st
 
 
 def steps(game: int, at: Position) -> tuple[Button, ...]:
-    """⏮ ◀ ▶ ⏭: the start of this political round or phase (of the one before, when at its start), a
-    move back, a move on, the start of the next round or phase (the end, after the last)."""
+    """⏮ ◀ ▶ ⏭, to the `targets`."""
+    return tuple(
+        Button(label, ids.review_id(game, target, place))
+        for place, (label, target) in enumerate(zip(("⏮", "◀", "▶", "⏭"), targets(at), strict=True))
+    )
+
+
+def targets(at: Position) -> tuple[int, int, int, int]:
+    """Where ⏮ ◀ ▶ ⏭ lead from ``at`` (numbers of moves; local play's ``[ p n ]`` too): the start of
+    this political round or phase (of the one before, when at its start), a move back, a move on,
+    the start of the next round or phase (the end, after the last)."""
     starts = _starts(at.stages)
     back = max((k for k in starts if k < at.moved), default=0)
     on = min((k for k in starts if k > at.moved), default=at.count)
-    targets = (back, max(0, at.moved - 1), min(at.count, at.moved + 1), on)
-    return tuple(
-        Button(label, ids.review_id(game, target, place))
-        for place, (label, target) in enumerate(zip(("⏮", "◀", "▶", "⏭"), targets, strict=True))
-    )
+    return back, max(0, at.moved - 1), min(at.count, at.moved + 1), on
 
 
 def asks(game: int, at: Position) -> tuple[Button, ...]:
