@@ -16,7 +16,7 @@ when it is typed a second time, after the warning. ``undo`` takes back the playe
 and the computers' since, unless something hidden became known (`Game.take_back`).
 
 This module is the game loop; what it shows is written in `bot.local_texts`, the saved file is
-`bot.local_save`'s, the command line `bot.local_cli`'s.
+`bot.local_save`'s, the command line `bot.local_cli`'s, the review `bot.local_review`'s.
 """
 
 from __future__ import annotations
