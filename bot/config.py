@@ -11,22 +11,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import os
 import re
 import sqlite3
-import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from bot.logs import QUIET_LOGGERS, REDACTED, RedactFilter, quiet_noisy_loggers, setup_logging
 from bot.storage.backends import BadDatabase, shown, target
+from bot.web.settings import WebSettings, web_settings
 
-REDACTED = "[redacted]"
+__all__ = ["QUIET_LOGGERS", "REDACTED", "RedactFilter", "quiet_noisy_loggers", "setup_logging"]
+
 LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 _SHARD_PART = re.compile(r"^(\d+)(?:-(\d+))?$")
 
@@ -60,13 +61,16 @@ class Settings:
     lobby_days: int = 7
     """``CITTA_LOBBY_DAYS``: a lobby with no join, leave, computer or setting for this many days is
     closed, and a closed lobby forgotten after as many days."""
+    web: WebSettings | None = None
+    """The web server's (``CITTA_WEB_*``, `bot.web.settings`); None: no web server."""
 
     def __repr__(self) -> str:
         return (
             f"Settings(db_path={shown(self.db_path)!r}, dev_guild={self.dev_guild!r}, "
             f"log_level={self.log_level!r}, shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r}, "
             f"workers={self.workers!r}, worker_memory={self.worker_memory!r}, "
-            f"lobbies_per_member={self.lobbies_per_member!r}, lobby_days={self.lobby_days!r})"
+            f"lobbies_per_member={self.lobbies_per_member!r}, lobby_days={self.lobby_days!r}, "
+            f"web={self.web!r})"
         )
 
 
@@ -87,6 +91,11 @@ class _Read(BaseSettings):
     CITTA_WORKER_MEMORY: str = ""
     CITTA_LOBBIES_PER_MEMBER: str = ""
     CITTA_LOBBY_DAYS: str = ""
+    CITTA_WEB_PORT: str = ""
+    CITTA_WEB_HOST: str = ""
+    CITTA_WEB_URL: str = ""
+    CITTA_READY_OUTBOX_AGE: str = ""
+    CITTA_WEB_RATE: str = ""
 
     @classmethod
     def settings_customise_sources(
@@ -130,12 +139,16 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
             f"CITTA_WORKERS must be a whole number of worker processes (0: draw in the bot's process), "
             f"not {workers_text!r}."
         )
+    try:
+        web = web_settings(values)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
     return Settings(
         token=token, db_path=db.where, dev_guild=dev_guild, log_level=level, shard_count=count, shard_ids=ids,
         workers=int(workers_text) if workers_text else None,
         worker_memory=_whole(values, "CITTA_WORKER_MEMORY", 512, "MiB per worker process (0: no budget)", 0),
         lobbies_per_member=_whole(values, "CITTA_LOBBIES_PER_MEMBER", 3, "open lobbies per member"),
-        lobby_days=_whole(values, "CITTA_LOBBY_DAYS", 7, "days"),
+        lobby_days=_whole(values, "CITTA_LOBBY_DAYS", 7, "days"), web=web,
     )  # fmt: skip
 
 
@@ -339,62 +352,3 @@ def _probe_postgres(url: str, timeout: float) -> None:
 
 class _RolledBack(Exception):
     """Ends the probe's transaction (rolled back)."""
-
-
-class RedactFilter(logging.Filter):
-    """Replaces each secret by ``[redacted]`` in a record's message, traceback and stack."""
-
-    SHORT = 8
-    """A secret shorter than this (a database password such as ``x``) is replaced only where it
-    stands apart from letters and digits, as in ``user:x@host``: replaced inside words too, it
-    would garble every log line and, by the gaps it leaves, give itself away."""
-
-    def __init__(self, *secrets: str) -> None:
-        super().__init__()
-        self.patterns = [
-            re.compile(re.escape(s) if len(s) >= self.SHORT else rf"(?<![^\W_]){re.escape(s)}(?![^\W_])")
-            for s in dict.fromkeys(secrets)
-            if s
-        ]
-
-    def _clean(self, text: str) -> str:
-        for pattern in self.patterns:
-            text = pattern.sub(REDACTED, text)
-        return text
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        cleaned = self._clean(message)
-        if cleaned != message:
-            record.msg, record.args = cleaned, None
-        if record.exc_info and not record.exc_text:
-            record.exc_text = logging.Formatter().formatException(record.exc_info)
-        if record.exc_text:
-            record.exc_text = self._clean(record.exc_text)
-        if record.stack_info:
-            record.stack_info = self._clean(record.stack_info)
-        return True
-
-
-QUIET_LOGGERS = ("aiosqlite", "asyncpg", "discord.http", "discord.gateway", "discord.webhook.async_")
-"""Loggers kept at INFO or above whatever the level: at DEBUG they log payloads — aiosqlite
-every query with its parameters (game snapshots: hidden cards, the seed), discord.py every
-request and event body (DMs and private replies with polled cards); asyncpg, should it ever."""
-
-
-def quiet_noisy_loggers() -> None:
-    """Keep `QUIET_LOGGERS` from logging their DEBUG records."""
-    for name in QUIET_LOGGERS:
-        logging.getLogger(name).setLevel(logging.INFO)
-
-
-def setup_logging(level: str, *secrets: str, stream: TextIO | None = None) -> logging.Handler:
-    """One stream handler on the root logger, with the secrets redacted from every record."""
-    handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)-7s %(name)s: %(message)s"))
-    handler.addFilter(RedactFilter(*secrets))
-    root = logging.getLogger()
-    root.handlers = [handler]
-    root.setLevel(level)
-    quiet_noisy_loggers()
-    return handler

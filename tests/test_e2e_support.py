@@ -24,6 +24,7 @@ from PIL import Image
 from bot.client.bot import CittaBot
 from bot.ids import parse_custom_id
 from bot.service.workers import ThreadWorkers
+from bot.web.server import WebServer
 from engine import Game
 from render import render_post
 
@@ -35,14 +36,21 @@ WARNING = "⚠️"
 
 @contextlib.asynccontextmanager
 async def citta_bot(
-    fake: FakeDiscord, db: Path | str, *, seed: int, global_commands: bool = False
+    fake: FakeDiscord,
+    db: Path | str,
+    *,
+    seed: int,
+    global_commands: bool = False,
+    web: WebServer | None = None,
 ) -> AsyncIterator[CittaBot]:
     """The real bot on database ``db`` (an SQLite file or a PostgreSQL URL: the ``database``
     fixture gives each test both in turn), connected to ``fake``; new games get the seed ``seed``.
     Its commands are the fake's first server's (`CittaBot.dev_guild`), or with ``global_commands``
-    every server's, as in production."""
+    every server's, as in production. With ``web``, the bot attaches to that web server (started by
+    the test, as `bot.client.startup.run` starts it)."""
     dev_guild = None if global_commands else fake.guild_id
-    async with running(CittaBot(db_path=db, dev_guild=dev_guild, workers=ThreadWorkers()), fake) as bot:
+    client = CittaBot(db_path=db, dev_guild=dev_guild, workers=ThreadWorkers(), web=web)
+    async with running(client, fake) as bot:
         bot.service.seeds = lambda: seed  # a fixed game, so that runs are repeatable
         yield bot
 

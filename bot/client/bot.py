@@ -15,10 +15,12 @@ from discord.ext import commands, tasks
 
 from bot.client.commands import CittaTree, add_commands
 from bot.client.components import REGISTERED
+from bot.client.measure import http_trace
 from bot.client.mentions import COMMANDS
 from bot.client.sender import DiscordSender
 from bot.client.translator import CittaTranslator
 from bot.errors import StorageUnavailable
+from bot.metrics import Metrics
 from bot.results import Outcome
 from bot.service import advance as advancing
 from bot.service import predraw, process, resume
@@ -27,6 +29,7 @@ from bot.service.context import Context, shards_of
 from bot.service.delivery import Deliverer
 from bot.service.pictures import Renderer, default_renderer
 from bot.service.workers import ProcessWorkers, Workers
+from bot.web.server import WebServer
 
 log = logging.getLogger(__name__)
 CLOSE_WAIT = 5.0
@@ -71,9 +74,13 @@ class CittaBot(commands.AutoShardedBot):
         shard_ids: Sequence[int] | None = None,
         lobbies_per_member: int | None = 3,
         lobby_days: int = 7,
+        web: WebServer | None = None,
         **options: Any,
     ) -> None:
+        self.metrics = Metrics()
+        """What the bot counts (`bot.metrics`): its service's, its Discord side's; ``/metrics`` shows them."""
         options.setdefault("intents", intents())
+        options.setdefault("http_trace", http_trace(self.metrics))
         options.setdefault("allowed_mentions", discord.AllowedMentions.none())
         if shard_ids is not None:
             options["shard_ids"] = list(shard_ids)
@@ -100,6 +107,8 @@ class CittaBot(commands.AutoShardedBot):
         self._again: set[int] = set()
         self.clock_loop = tasks.loop(seconds=tick_seconds)(self.tick)
         self.clock_loop.before_loop(self._before_tick)
+        if web is not None:
+            web.attach(self)  # its /readyz and /metrics report on this client from now on
 
     @property
     def service(self) -> Context:
@@ -107,6 +116,14 @@ class CittaBot(commands.AutoShardedBot):
         if self._service is None:
             raise RuntimeError("The bot is not set up yet (setup_hook has not run).")
         return self._service
+
+    def opened(self) -> Context | None:
+        """The service's context once `setup_hook` opened it (None before, and once closed)."""
+        return self._service
+
+    def logged_in(self) -> bool:
+        """Logged in to Discord, its gateway connected (``/readyz``)."""
+        return self.is_ready() and not self.is_closed()
 
     @property
     def deliverer(self) -> Deliverer:
@@ -131,6 +148,7 @@ class CittaBot(commands.AutoShardedBot):
             shards=self.shard_scope,
             lobby_limit=self.lobbies_per_member,
             lobby_days=self.lobby_days,
+            metrics=self.metrics,
         )
         await process.take_over(self._service)
         self._spawn(predraw.predraw(self._service))  # the last of the workers' jobs: none waits for it

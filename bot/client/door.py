@@ -32,6 +32,7 @@ import discord
 
 import i18n
 from bot.client import layout
+from bot.client.measure import timed
 from bot.client.replies import answer
 from bot.errors import CittaError, StorageFull, StorageUnavailable
 from bot.ids import ANY_OTHER, UNKNOWN, ButtonRef, Kind, ref_from
@@ -169,6 +170,10 @@ class Component(discord.ui.DynamicItem[discord.ui.Item[Any]], template=ANY_OTHER
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """The door (see the module docstring); never raises."""
+        with timed(interaction, "component"):
+            await self._enter(interaction)
+
+    async def _enter(self, interaction: discord.Interaction[Any]) -> None:
         try:
             ctx = context_of(interaction)
             await speak_to(interaction)

@@ -24,6 +24,7 @@ import discord
 from bot.client.bot import CittaBot
 from bot.config import Settings
 from bot.service.workers import workers_for
+from bot.web.server import WebServer
 
 log = logging.getLogger("bot")
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
@@ -65,15 +66,16 @@ def fatal_reason(error: BaseException) -> str | None:
     return None
 
 
-async def serve(settings: Settings) -> None:
-    """Log in and run until the bot is closed; a fresh client for each try while Discord is unreachable."""
+async def serve(settings: Settings, web: WebServer | None = None) -> None:
+    """Log in and run until the bot is closed; a fresh client for each try while Discord is unreachable
+    (each attached to the web server ``web``, when there is one)."""
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice, so no warning about it
     delays = retry_delays()
     for attempt in itertools.count(1):
         async with CittaBot(
             db_path=settings.db_path, dev_guild=settings.dev_guild, shard_count=settings.shard_count,
             shard_ids=settings.shard_ids, workers=workers_for(settings.workers, settings.worker_memory),
-            lobbies_per_member=settings.lobbies_per_member, lobby_days=settings.lobby_days,
+            lobbies_per_member=settings.lobbies_per_member, lobby_days=settings.lobby_days, web=web,
         ) as bot:  # fmt: skip
             try:
                 await bot.start(settings.token)
@@ -100,7 +102,20 @@ def _on_signals(loop: asyncio.AbstractEventLoop, callback: Callable[[signal.Sign
 
 
 async def run(settings: Settings) -> None:
-    """Run the bot until it closes or a stop signal comes; raises what ended it otherwise."""
+    """Run the bot until it closes or a stop signal comes; raises what ended it otherwise. The web
+    server (``CITTA_WEB_PORT``) is started first and stopped last: ``/healthz`` answers while the
+    bot waits for Discord, and ``/readyz`` says what it waits for."""
+    web = WebServer(settings.web) if settings.web is not None else None
+    if web is not None:
+        await web.start()
+    try:
+        await _run(settings, web)
+    finally:
+        if web is not None:
+            await web.stop()
+
+
+async def _run(settings: Settings, web: WebServer | None) -> None:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
 
@@ -110,7 +125,7 @@ async def run(settings: Settings) -> None:
             stop.set()
 
     handled = _on_signals(loop, on_signal)
-    bot_task = asyncio.create_task(serve(settings))
+    bot_task = asyncio.create_task(serve(settings, web))
     stop_task = asyncio.create_task(stop.wait())
     try:
         await asyncio.wait({bot_task, stop_task}, return_when=asyncio.FIRST_COMPLETED)

@@ -151,6 +151,8 @@ async def commit(
             let_go(ctx, outcome)
     if ids is None:
         return None
+    for m in made:
+        ctx.metrics.moves.labels(by="bot" if m.auto else "player").inc()
     ctx.positions.keep(row.id, version, record, game)
     bots = {s.seat for s in seats if s.played_by_bot} | gone
     bot_next = bool(bots & set(game.pending_seats())) or bool(await standing(ctx, game, seats))

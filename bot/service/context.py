@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.metrics import Metrics
 from bot.results import Drawing, Picture
 from bot.service import pictures
 from bot.service.drawings import Drawings
@@ -59,6 +60,9 @@ class Context:
     shards: Shards | None = None
     """The shards this process runs: its clock works only on the games of their servers (None:
     every game)."""
+    metrics: Metrics = field(default_factory=Metrics)
+    """What the use cases count and time (`bot.metrics`): the bot hands its own in, which its web
+    server's ``/metrics`` shows."""
     claimant: Claimant = field(init=False)
     """Who this process is when it claims a game's clock (see `bot.storage.shards`)."""
     positions: Positions = field(default_factory=Positions)

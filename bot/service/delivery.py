@@ -46,6 +46,7 @@ from typing import Literal
 
 import i18n
 from bot.errors import StorageUnavailable
+from bot.metrics import Metrics
 from bot.results import DirectMessage, Message, Outcome
 from bot.service.context import Context
 from bot.service.drawings import Drawings
@@ -76,8 +77,11 @@ class Deliverer:
     def __init__(
         self, sender: Sender, storage: StorageProtocol, clock: Callable[[], float] = time.time, *,
         claimant: Claimant | None = None, shards: Shards | None = None, drawings: Drawings | None = None,
+        metrics: Metrics | None = None,
     ) -> None:  # fmt: skip
         self.sender = sender
+        self.metrics = metrics or Metrics()
+        """Where the posts tried are counted, by result (`bot.metrics`)."""
         self.storage = storage
         self.drawings = drawings
         """Where turn posts' pictures come from (None: such posts go without them)."""
@@ -98,7 +102,7 @@ class Deliverer:
         """The delivery of the context's outbox (posts of its shards, its claims, its pictures),
         woken by the storage once each change that stored posts is committed."""
         deliverer = cls(sender, ctx.storage, ctx.clock, claimant=ctx.claimant, shards=ctx.shards,
-                        drawings=ctx.drawings)  # fmt: skip
+                        drawings=ctx.drawings, metrics=ctx.metrics)  # fmt: skip
         ctx.storage.on_enqueue = deliverer.wake
         return deliverer
 
@@ -266,9 +270,11 @@ class Deliverer:
         try:
             message_id = None if msg is None else await self._post(row, msg)
         except Blocked as e:
+            self._count("blocked")
             await self._blocked(row, e.missing)
             return "wait"
         except Gone as e:
+            self._count("held")
             games = await self.storage.outbox.hold_channel(row.channel, str(e), self.now())
             log.warning("Channel %s is gone (%s): game(s) %s paused", row.channel, e, games)
             await self._settle(row.id, Delivery("held", error=str(e)))
@@ -276,6 +282,7 @@ class Deliverer:
         except Exception as e:  # a network fault or a Discord outage: later, with backoff
             wait = min(MAX_BACKOFF, 2 ** min(row.attempts + 1, 9))
             why = str(e) if isinstance(e, Fault) else repr(e)
+            self._count("retry")
             log.warning("Posting in channel %s failed (%s); next try in %s s", row.channel, why, wait)
             await self.storage.outbox.retry(row.id, self.now() + wait, why)
             await self._settle(row.id, Delivery("pending", error=why))
@@ -283,11 +290,17 @@ class Deliverer:
         if msg is not None and msg.drawing is not None and self.drawings is not None:
             self.drawings.drop(msg.drawing)  # sent, or refused for good: not needed again
         if message_id == -1:
+            self._count("failed")
             await self._settle(row.id, Delivery("failed"))
             return "next"
         more = await self.storage.outbox.sent(row.id, message_id, self.now())
+        self._count("sent")
         await self._settle(row.id, Delivery("sent"))
         return "next" if more else "last"
+
+    def _count(self, result: str) -> None:
+        """One post tried, and what became of it (`bot.metrics.POST_RESULTS`)."""
+        self.metrics.posts.labels(result=result).inc()
 
     async def _post(self, row: OutboxRow, msg: Message) -> int:
         """Send the channel message (or find it, if an earlier try got through before a crash); its

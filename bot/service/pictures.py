@@ -71,7 +71,8 @@ async def post_pictures(
     code = lang or i18n.current().code
     options: dict[str, Any] = {"highlight": highlight, "last_move": last_move, "focus": focus, "lang": code}
     try:
-        drawn = await ctx.workers.call_near(game, ctx.renderer.post, view, **options)
+        with ctx.metrics.drawing.time():
+            drawn = await ctx.workers.call_near(game, ctx.renderer.post, view, **options)
     except Exception:
         log.exception("Drawing the pictures failed; posting without them")
         return ()

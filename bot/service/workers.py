@@ -61,6 +61,8 @@ class Workers(Protocol):
         worker, warm and with nothing else to do."""
         ...
 
+    def queued(self) -> int: ...  # jobs waiting for a worker now: ``citta_worker_queue_length``
+
     def close(self) -> None: ...
 
 
@@ -69,6 +71,21 @@ class ThreadWorkers:
 
     _aside: asyncio.Lock | None = None
     _idle: asyncio.Lock | None = None
+    _queued = 0
+
+    def queued(self) -> int:  # the `aside` and `idle` calls waiting for their turn (a call starts at once)
+        return self._queued
+
+    async def _lane(self, lock: asyncio.Lock, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        self._queued += 1
+        try:
+            await lock.acquire()
+        finally:
+            self._queued -= 1
+        try:
+            return await self.call(fn, *args, **kwargs)
+        finally:
+            lock.release()
 
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         return await asyncio.to_thread(fn, *args, **kwargs)
@@ -78,14 +95,12 @@ class ThreadWorkers:
 
     async def aside(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         self._aside = self._aside or asyncio.Lock()
-        async with self._aside:
-            return await self.call(fn, *args, **kwargs)
+        return await self._lane(self._aside, fn, *args, **kwargs)
 
     async def idle(self, key: int, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         """One at a time, in a thread (threads have no priority: this is the best they can do)."""
         self._idle = self._idle or asyncio.Lock()
-        async with self._idle:
-            return await self.call(fn, *args, **kwargs)
+        return await self._lane(self._idle, fn, *args, **kwargs)
 
     def close(self) -> None:
         return None
@@ -322,6 +337,9 @@ class ProcessWorkers:
 
         warmed.add_done_callback(ready)
         return warmed
+
+    def queued(self) -> int:  # the jobs waiting for a worker (`call_near`'s; not `idle` nor `aside`)
+        return sum(not job.done.done() for job in self._waiting)
 
     def pids(self) -> list[int]:
         """The worker processes' ids (those started so far; the `aside` lane's last)."""

@@ -7,7 +7,7 @@ from collections.abc import Collection, Iterable
 from typing import Protocol
 
 from bot.results import Post
-from bot.storage.rows import OutboxRow
+from bot.storage.rows import Backlog, OutboxRow
 from bot.storage.shards import Shards
 
 
@@ -24,6 +24,12 @@ class OutboxProtocol(Protocol):
         """The oldest pending announcement of each channel (due or not, claimed or not) of the
         servers on ``shards``, by id, without its attached file (``image`` None: the delivery
         task schedules by these; `claim` reads the file). Not a claim: see `claim`."""
+
+    async def backlog(self, shards: Shards | None = None) -> Backlog:
+        """How many posts (of the servers on ``shards``) wait to be sent, and since when the oldest
+        does: pending ones, due or being tried again later, but not those waiting for a permission
+        the server's admins must grant (`MISSING`), nor those held for a channel that is gone (the
+        operator can do nothing about either: they do not make the bot unready)."""
 
     async def head(self, channel: int) -> OutboxRow | None:
         """The oldest pending announcement of one channel (the next to send there)."""

@@ -160,6 +160,11 @@ class GamesProtocol(Protocol):
         """Delete the lobbies (of ``shards``) closed without a start, last active before ``before``,
         with nothing left to send (their seats and posts too): how many. Never a started game."""
 
+    async def by_state(self, shards: Shards | None = None) -> dict[str, int]:
+        """How many games (of the servers on ``shards``) are in each state: ``lobby``, ``active``,
+        ``paused`` (active, but its channel is gone), ``over``, ``abandoned``; a state with none is
+        left out."""
+
     async def set_blocked(self, game_id: int, missing: str | None) -> bool:
         """Remember which permissions the table was told are missing; False if it was told already."""
 

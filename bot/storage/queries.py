@@ -111,6 +111,12 @@ their seat (not resigned), their conduct, and the moves they answered (those of 
 holder: a former holder's are not theirs to count) with the time they took. ``{users}$n{end}`` is
 the backend's test that the user is one of a list (one parameter)."""
 
+BY_STATE = (
+    "SELECT CASE WHEN status = 'active' AND paused IS NOT NULL THEN 'paused' ELSE status END AS state, "
+    "COUNT(*) AS games FROM games WHERE {on_shards} GROUP BY 1"
+)
+"""How many games there are in each state (`GamesProtocol.by_state`; ``{on_shards}`` on ``guild``)."""
+
 # --- players --------------------------------------------------------------------------
 
 SET_PREFS = (
@@ -175,6 +181,12 @@ PRUNABLE = (
     "(SELECT 1 FROM games g WHERE g.id = outbox.game AND g.version = outbox.version)"
 )
 """The outbox rows `prune` forgets (their files go with them: ON DELETE CASCADE)."""
+BACKLOG = (
+    "SELECT COUNT(*) AS posts, MIN(o.created_at) AS oldest FROM outbox o LEFT JOIN games g ON g.id = o.game "
+    "WHERE o.state = 'pending' AND (o.error IS NULL OR o.error NOT LIKE $1) AND {on_shards}"
+)
+"""The posts waiting to be sent and the oldest one's time (`OutboxProtocol.backlog`): pending, not
+waiting for a permission (``$1``: `MISSING` and ``%``); ``{on_shards}`` on ``g.guild``."""
 HOLD = "UPDATE outbox SET state = 'held', error = $1 WHERE channel = $2 AND state = 'pending'"
 RELEASE = (
     "UPDATE outbox SET state = 'pending', error = NULL, next_try = 0, claimed_by = NULL, "

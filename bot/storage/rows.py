@@ -159,6 +159,15 @@ class Secret:
 
 
 @dataclass(frozen=True)
+class Backlog:
+    """The outbox's posts waiting to be sent (`OutboxProtocol.backlog`)."""
+
+    posts: int
+    oldest: int | None
+    """When the oldest of them was stored (epoch seconds; None: none waits)."""
+
+
+@dataclass(frozen=True)
 class Clock:
     """How long we have waited for a seat, and how often it was reminded."""
 

@@ -20,6 +20,7 @@ from discord import app_commands
 from bot.client.commands import clock, history, me, mine, options, questions, review, table
 from bot.client.commands.base import citta
 from bot.client.door import context_of, fail, speak_to
+from bot.client.measure import timed
 from bot.errors import CittaError
 from bot.service import absence
 from bot.service.admission import IN_A_DM
@@ -38,6 +39,12 @@ class CittaTree(app_commands.CommandTree[Any]):
     """Every slash command and autocomplete passes here first: it is answered in the user's language,
     its options' values are checked (`options`: a modified client can send anything), and a command
     gives a player the bot played for (after a deadline) their seat back."""
+
+    async def _call(self, interaction: discord.Interaction[Any]) -> None:
+        """discord.py's dispatch of a command or an autocomplete, timed (`bot.metrics`)."""
+        autocomplete = interaction.type is discord.InteractionType.autocomplete
+        with timed(interaction, "autocomplete" if autocomplete else "command"):
+            await super()._call(interaction)
 
     async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
         command = interaction.type is discord.InteractionType.application_command

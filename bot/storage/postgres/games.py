@@ -271,6 +271,12 @@ class Games(Part):
 
     # --- stale lobbies ----------------------------------------------------------------
 
+    async def by_state(self, shards: Shards | None = None) -> dict[str, int]:
+        rows = await self.db.all(
+            queries.BY_STATE.format(on_shards=on_shards("guild", 1)), *postgres_params(shards)
+        )
+        return {r["state"]: r["games"] for r in rows}
+
     async def stale_lobbies(self, before: int, shards: Shards | None = None) -> list[int]:
         rows = await self.db.all(
             f"SELECT id FROM games WHERE {queries.STALE} AND {on_shards('guild', 2)} ORDER BY id",

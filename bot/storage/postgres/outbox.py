@@ -23,7 +23,7 @@ from bot.storage import convert, envelope, queries
 from bot.storage.postgres.base import Part
 from bot.storage.protocol import MISSING
 from bot.storage.queries import NONCE_BYTES
-from bot.storage.rows import OutboxRow
+from bot.storage.rows import Backlog, OutboxRow
 from bot.storage.shards import Shards, postgres_params
 from bot.storage.shards import postgres_on_shards as on_shards
 
@@ -45,6 +45,7 @@ INSERT_LOCKED = (
 """The same, the channel's lock taken first in the statement: ``new`` reads ``locked``, so its
 id is drawn once the lock is held (both materialized: each runs once, in that order)."""
 HEADS = queries.HEADS.format(on_shards=on_shards("g.guild", 1))
+BACKLOG = queries.BACKLOG.format(on_shards=on_shards("g.guild", 2))
 UNBLOCK = queries.UNBLOCK.format(on_shards=on_shards(queries.POST_GUILD, 2))
 
 
@@ -92,6 +93,11 @@ class Outbox(Part):
         id, without its file."""
         rows = await self.db.all(HEADS, *postgres_params(shards))
         return [convert.outbox(r) for r in rows]
+
+    async def backlog(self, shards: Shards | None = None) -> Backlog:
+        """The posts waiting to be sent and the oldest one's time (not those waiting for a permission)."""
+        r = await self.db.one(BACKLOG, f"{MISSING}%", *postgres_params(shards))
+        return Backlog(r["posts"], r["oldest"]) if r else Backlog(0, None)
 
     async def head(self, channel: int) -> OutboxRow | None:
         """The oldest pending announcement of one channel."""

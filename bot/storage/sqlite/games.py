@@ -266,6 +266,10 @@ class Games(Part):
 
     # --- stale lobbies ----------------------------------------------------------------
 
+    async def by_state(self, shards: Shards | None = None) -> dict[str, int]:
+        rows = await self.db.all(queries.BY_STATE.format(on_shards=on_shards("guild")), sqlite_params(shards))
+        return {r["state"]: r["games"] for r in rows}
+
     async def stale_lobbies(self, before: int, shards: Shards | None = None) -> list[int]:
         rows = await self.db.all(
             f"SELECT id FROM games WHERE {qmarks(queries.STALE)} AND {on_shards('guild')} ORDER BY id",

@@ -17,13 +17,14 @@ from bot.results import Post
 from bot.storage import convert, envelope, queries
 from bot.storage.protocol import MISSING
 from bot.storage.queries import fresh_nonce, qmarks
-from bot.storage.rows import OutboxRow
+from bot.storage.rows import Backlog, OutboxRow
 from bot.storage.shards import Shards, sqlite_params
 from bot.storage.shards import sqlite_on_shards as on_shards
 from bot.storage.sqlite.base import Part, fetch_all, fetch_one
 
 HEADS = queries.HEADS.format(on_shards=on_shards("g.guild"))
 UNBLOCK = qmarks(queries.UNBLOCK).format(on_shards=on_shards(queries.POST_GUILD))
+BACKLOG = qmarks(queries.BACKLOG).format(on_shards=on_shards("g.guild"))
 OPEN_GAMES = "channel = ? AND status IN ('lobby', 'active')"
 """A channel's lobby or running game (its parameter: the channel)."""
 
@@ -70,6 +71,11 @@ class Outbox(Part):
         id, without its file."""
         rows = await self.db.all(HEADS, sqlite_params(shards))
         return [convert.outbox(r) for r in rows]
+
+    async def backlog(self, shards: Shards | None = None) -> Backlog:
+        """The posts waiting to be sent and the oldest one's time (not those waiting for a permission)."""
+        r = await self.db.one(BACKLOG, (f"{MISSING}%", *sqlite_params(shards)))
+        return Backlog(r["posts"], r["oldest"]) if r else Backlog(0, None)
 
     async def head(self, channel: int) -> OutboxRow | None:
         """The oldest pending announcement of one channel."""
