@@ -3,7 +3,8 @@
 - only GET and HEAD: any other method is answered 405 (with ``Allow``), before any handler;
 - a rate per client address (`Rate`): past it, 429 with ``Retry-After`` (whole seconds);
 - on every answer, errors included: a strict Content-Security-Policy (nothing may load, run or
-  frame it), ``X-Content-Type-Options: nosniff``, no referrer, no caching (`HEADERS`);
+  frame it), ``X-Content-Type-Options: nosniff``, no referrer, no caching, no server version
+  (`HEADERS`);
 - no request is logged at INFO (aiohttp's access log is off, see `bot.web.server`): a path may one
   day hold a game page's secret address.
 
@@ -33,8 +34,9 @@ HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
+    "Server": "citta",
 }
-"""Set on every answer (`secure`)."""
+"""Set on every answer (`secure`); ``Server`` in place of aiohttp's, which names its version."""
 CLIENTS_KEPT = 10_000
 """Addresses whose rate is remembered; past that, those with their whole allowance back are forgotten
 (they lose nothing), so a flood from many addresses cannot fill the memory."""
