@@ -3,7 +3,8 @@
 - ``/healthz``: the process is alive (its event loop answers): always 200 while it runs;
 - ``/readyz``: ready to play — logged in to Discord, the database answers, and the oldest post
   waiting in the outbox waits no longer than ``CITTA_READY_OUTBOX_AGE`` seconds — 200 when all
-  three hold, else 503; the JSON answer names each check, whether it passed and why;
+  three hold, else 503; the JSON answer names each check, whether it passed and why. The two
+  database checks run side by side: a database that is gone costs one `health.ANSWER_WAIT`;
 - ``/metrics``: Prometheus' text format (`bot.metrics`), the gauges read fresh (`bot.service.health`).
 
 None of them shows a game, a channel, a name or a secret: counts and seconds only.
@@ -11,6 +12,7 @@ None of them shows a game, a channel, a name or a secret: counts and seconds onl
 
 from __future__ import annotations
 
+import asyncio
 from typing import Protocol
 
 from aiohttp import web
@@ -67,7 +69,7 @@ class Ops:
                 health.Check("outbox", False, "not read"),
             ]
         else:
-            checks += [await health.database(ctx), await health.outbox(ctx, self.outbox_age)]
+            checks += await asyncio.gather(health.database(ctx), health.outbox(ctx, self.outbox_age))
         ready = all(c.ok for c in checks)
         body = {
             "ready": ready,
