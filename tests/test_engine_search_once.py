@@ -49,3 +49,22 @@ def test_a_move_changed_by_hand_drops_the_kept_search() -> None:
     g.state.politics_row = []
     g._changed()  # what play_without_advancing (engine.ai.playout) does after changing the state
     assert [str(m) for m in g.legal_moves(seat)] == ["pass"]
+
+
+def test_a_listed_move_played_as_listed_does_what_its_text_does() -> None:
+    """`Game.check` takes a listed `Action` as it is (no canonical form made, no check): every
+    listed move must already be the canonical move the text of it becomes, for every kind of
+    decision, both setups, 2-5 players."""
+    for seed in range(8):
+        rng = random.Random(seed)
+        g = Game.new(
+            [f"P{i}" for i in range(2 + seed % 4)], seed=seed, setup="beginner" if seed % 2 else "experienced"
+        )
+        while not g.is_over:
+            seat = g.pending_seats()[0]
+            move = rng.choice(g.legal_moves(seat))
+            by_text = fresh(g)
+            assert by_text.check(seat, str(move)) == g.check(seat, move)
+            assert g.play(seat, move) == by_text.play(seat, str(move))
+            assert g.snapshot() == by_text.snapshot()
+            assert g.record() == by_text.record()
