@@ -136,7 +136,7 @@ def _relocation_step(state: GameState, ev: Events) -> None:
     if choices:
         state.pending.append(Decision(seat=seat, kind="first", cities=[c.castle for c in choices]))
         return
-    relocate(state, seat, ev)
+    relocate(state, seat, ev, known)
     state.relocation_queue.pop(0)
 
 

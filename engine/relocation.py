@@ -141,14 +141,17 @@ def first_choices(state: GameState, seat: int, known: Near | None = None) -> lis
     return choices
 
 
-def relocate_city(state: GameState, city: City, ev: Events) -> None:
-    """One city checks its neighbours: each that has fewer points gives it a citizen (§7)."""
+def relocate_city(state: GameState, city: City, ev: Events, known: Near | None = None) -> None:
+    """One city checks its neighbours: each that has fewer points gives it a citizen (§7).
+
+    ``known``: the neighbours found for the seat's earlier questions of this relocation turn
+    (`near`); a city lost here leaves every list of it, as a fresh look would not find it."""
     state.relocated.append(city.id)
     if not any(c is city for c in state.cities):
         return  # lost earlier this turn
     owner = state.players[city.owner].name
     service = service_for(state, city)
-    for other in winners_against(state, city, service):
+    for other in winners_against(state, city, service, known):
         other.population -= 1
         kept = room(city) > 0
         if kept:
@@ -184,10 +187,25 @@ def relocate_city(state: GameState, city: City, ev: Events) -> None:
                     "{name}'s {city} has no citizen left and is lost (its last citizen left for the supply)."
                 )
                 remove_city(state, other, ev, message)
+            if known:
+                _forget(known, other)
 
 
-def relocate(state: GameState, seat: int, ev: Events) -> None:
-    """The rest of one seat's relocation turn: its unchecked cities, in founding order."""
+def relocate(state: GameState, seat: int, ev: Events, known: Near | None = None) -> None:
+    """The rest of one seat's relocation turn: its unchecked cities, in founding order.
+
+    ``known``: the neighbours its questions found (`_relocation_step` in `engine.flow`): a
+    relocation moves citizens, never a building, so they stay the neighbours, but for a city
+    lost on the way (`relocate_city`)."""
     for city in unchecked(state, seat):
-        relocate_city(state, city, ev)
+        relocate_city(state, city, ev, known)
     state.relocated = []
+
+
+def _forget(known: Near, lost: City) -> None:
+    """``lost`` left the board: it is nobody's neighbour any more."""
+    for cities in known.values():
+        for k, c in enumerate(cities):
+            if c is lost:
+                del cities[k]
+                break

@@ -13,14 +13,15 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from engine import Action, Event, Game, events
+from engine import Action, Event, Game, events, flow, relocation
 from engine.board import BOARD
 from engine.cities import hexes_of, opposing_neighbours, reach
 from engine.components import ARCHES, BUILDING_CARD_COST, BUILDINGS, SERVICES, SMALL
 from engine.decisions import IN_ORDER, canonical, options, problem
+from engine.events import Events
 from engine.placement import Table
 from engine.relocation import Near, cities_needing_preference, first_choices
-from engine.state import Building, Decision, new_building, turn_decision
+from engine.state import Building, Decision, GameState, new_building, turn_decision
 from engine.words import ENGLISH, PHRASE, Words, _value, told
 
 
@@ -191,3 +192,42 @@ def test_buildings_and_turns_made_without_validation_are_those_validation_makes(
     one, other = turn_decision(1), turn_decision(1)
     one.cities.append("I9")
     assert other.cities == []
+
+
+def test_a_relocation_turn_with_the_neighbours_found_once_does_what_a_fresh_look_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`relocate` takes the neighbours its turn's questions found (`Near`, `engine.flow`); a city
+    lost on the way leaves them (`engine.relocation._forget`), so that every relocation turn of
+    random games ends as one that looks afresh."""
+    seen = {"turns": 0, "lost": 0}
+
+    def compared(state: GameState, seat: int, ev: Events, known: Near | None = None) -> None:
+        fresh, by_fresh = state.model_copy(deep=True), Events()
+        relocation.relocate(fresh, seat, by_fresh)
+        first = len(ev)
+        relocation.relocate(state, seat, ev, known)
+        assert ev[first:] == by_fresh and state == fresh
+        on_board = {id(c) for c in state.cities}  # what is known of a lost city is forgotten
+        assert all(id(c) in on_board for cities in (known or {}).values() for c in cities)
+        seen["turns"] += 1
+        seen["lost"] += any(e.kind == "city_lost" for e in by_fresh)
+
+    monkeypatch.setattr(flow, "relocate", compared)
+    for players in (2, 3, 4, 5):
+        for _ in played_games(10, players):
+            pass
+    assert seen["turns"] > 500 and seen["lost"] > 0
+
+
+def played_games(count: int, players: int) -> Iterator[Game]:
+    """Random games played to the end, both setups."""
+    for seed in range(count):
+        rng = random.Random(seed)
+        g = Game.new(
+            [f"P{i}" for i in range(players)], seed=seed, setup="beginner" if seed % 2 else "experienced"
+        )
+        while not g.is_over:
+            seat = g.pending_seats()[0]
+            g.play(seat, rng.choice(g.legal_moves(seat)))
+        yield g
