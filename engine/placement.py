@@ -89,6 +89,20 @@ class Table:
         stack = TOKEN_STACK[kind]
         return STACK_SIZE[stack] - self.stacks_used[stack]
 
+    def cities_of(self, seat: int) -> list[City]:
+        """The cities of ``seat`` in the board order of their castles.
+
+        **Decision**: a turn asks this, the occupancy and the token stacks of the same position
+        (`engine.turn.legal_turn_moves`), so the first of them to be asked makes all three in
+        one pass over the cities (`_survey`) instead of three."""
+        d = self.__dict__
+        if "occ" in d and "stacks_used" in d:
+            mine = [c for c in self.state.cities if c.owner == seat]
+        else:
+            mine = _survey(self, seat)
+        index = BOARD.index
+        return sorted(mine, key=lambda c: index[c.castle]) if len(mine) > 1 else mine
+
 
 @dataclass
 class Lookahead:
@@ -108,6 +122,26 @@ class Lookahead:
         for batch in self.rest:
             self.found += batch
         return self.found
+
+
+def _survey(t: Table, seat: int) -> list[City]:
+    """The cities of ``seat`` (founding order), and the position's occupancy and token stacks
+    made on the way (`occupancy`, `_stacks_used`), kept in ``t``."""
+    occ: dict[int, City] = {}
+    used = dict.fromkeys(STACK_SIZE, 0)
+    stack, idx = TOKEN_STACK, BOARD.index
+    mine = []
+    for c in t.state.cities:
+        if c.owner == seat:
+            mine.append(c)
+        occ[idx[c.castle]] = c
+        for b in c.buildings:
+            occ[idx[b.hex]] = c
+            used[stack[b.kind]] += 1
+    d = t.__dict__
+    d.setdefault("occ", occ)
+    d.setdefault("stacks_used", used)
+    return mine
 
 
 def _stacks_used(t: Table) -> dict[str, int]:

@@ -24,6 +24,8 @@ from .components import (
     POLL_ALL_COST,
     SIZE,
     SMALL,
+    STACK_SIZE,
+    TOKEN_STACK,
     YEARS,
 )
 from .construction import build_problem, found_source
@@ -236,55 +238,68 @@ def turn_problem(t: Table, seat: int, a: Action) -> Phrase | None:
 
 # --- legal moves ----------------------------------------------------------------------
 
+GOLD, PASS = Action("gold"), Action("pass")
+
 
 def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
     """Every move ``seat`` may make as its turn, already in canonical (sorted) order, in
     batches (a batch per kind of move, found when the one before is used up).
 
     The moves are the ones `turn_problem` allows, found without asking it move by move: the
-    building sites of the seat's cities (`site_idx`) once, then per kind of building the
-    cities `city_building_problem` lets build it (a token left; a spare citizen, or for a
-    market none yet and a citizen in the supply) and, for a fountain or bath, the sites by a
-    lake (`terrain_problem`). Moves are picked from rows made once (`engine.actions.placed`)."""
+    building sites of the seat's cities (`site_idx`) once, then per kind of building the sites
+    of the cities `city_building_problem` lets build it (a token left; a spare citizen, or for
+    a market none yet and a citizen in the supply) and, for a fountain or bath, those by a lake
+    (`terrain_problem`). Moves are picked from rows made once (`engine.actions.placed`); the
+    seat's cities, the occupancy and the token stacks come from one pass over the cities
+    (`Table.cities_of`), and founding is checked as `_found_problem` does, on those cities."""
     state = t.state
     p = state.players[seat]
     row = state.politics_row
-    cities = sorted(state.cities_of(seat), key=lambda c: BOARD.index[c.castle])
-    sites: list[tuple[int, City]] | None = None
+    gold = p.gold
+    cities = t.cities_of(seat)
+    used, stack, size = t.stacks_used, TOKEN_STACK, STACK_SIZE
+    at: dict[int, City] | None = None  # the building sites, and the city of each
+    order: list[int] = []  # the sites in board order
     found: dict[tuple[bool, bool], list[int]] = {}
 
     def buildable(kind: str) -> list[int]:
-        nonlocal sites
-        if t.tokens_left(kind) <= 0:
+        nonlocal at, order
+        if size[stack[kind]] <= used[stack[kind]]:
             return []
         market, lake = kind == "market", kind in NEEDS_LAKE
         hexes = found.get((market, lake))
         if hexes is None:
-            if sites is None:
-                sites = sorted((i, c) for c in cities for i in site_idx(t, c))  # (indexes never tie)
+            if at is None:
+                at = {i: c for c in cities for i in site_idx(t, c)}  # (two cities' sites never overlap)
+                order = sorted(at)
             if market:
                 ok = {c.id for c in cities if not has_market(c)} if state.supply_citizens > 0 else set()
             else:
-                ok = {c.id for c in cities if castle_citizens(c) >= 2}
-            water = t.lake
-            hexes = found[market, lake] = [i for i, c in sites if c.id in ok and (not lake or i in water)]
+                ok = {c.id for c in cities if c.population - len(c.buildings) >= 2}
+            if lake:
+                water = t.lake
+                hexes = [i for i in order if at[i].id in ok and i in water]
+            else:
+                hexes = [i for i in order if at[i].id in ok]
+            found[market, lake] = hexes
         return hexes
 
     if p.action_cards > 0:
-        yield [Action("gold")]
-        if _found_problem(t, seat, None) is None:
-            sources = [placed("found", source=c.castle) for c in found_sources(state, seat)]
+        yield [GOLD]
+        spare = [c for c in cities if c.population - len(c.buildings) >= 2]  # (`found_sources`)
+        if spare and not p.founded_this_year and len(cities) < CASTLES_PER_PLAYER:
+            sources = [placed("found", source=c.castle) for c in spare]
             yield [r[i] for i in castle_site_idx(t) for r in sources]
         for kind in SMALL:
             line = placed("build", kind)
             yield [line[i] for i in buildable(kind)]
     for card, cost in BUILDING_CARD_COST.items():
-        if card in row and p.gold >= cost:
+        if card in row and gold >= cost:
             line = placed(card)
             yield [line[i] for i in buildable(card)]
     if "master" in row:
         for kind in BUILDINGS:
-            if p.gold >= MASTER_COST[SIZE[kind]]:
+            if gold >= MASTER_COST[SIZE[kind]]:
                 line = placed("master", kind)
                 yield [line[i] for i in buildable(kind)]
     if "golden" in row and state.supply_citizens > 0:
@@ -314,7 +329,7 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
         if p.gold >= POLL_ALL_COST:
             yield [Action("poll", cards=(1, 2, 3))]
     if p.action_cards == 0:
-        yield [Action("pass")]
+        yield [PASS]
 
 
 # --- effects --------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from pydantic import BaseModel
 
 from engine import Action, Event, Game, events, flow, relocation
 from engine.board import BOARD
-from engine.cities import hexes_of, opposing_neighbours, reach
+from engine.cities import hexes_of, occupancy, opposing_neighbours, reach
 from engine.components import ARCHES, BUILDING_CARD_COST, BUILDINGS, SERVICES, SMALL
 from engine.decisions import IN_ORDER, canonical, options, problem
 from engine.events import Events
@@ -231,3 +231,21 @@ def played_games(count: int, players: int) -> Iterator[Game]:
             seat = g.pending_seats()[0]
             g.play(seat, rng.choice(g.legal_moves(seat)))
         yield g
+
+
+def test_a_turns_one_pass_over_the_cities_finds_what_each_lookup_finds_alone() -> None:
+    """`Table.cities_of` makes the seat's cities, the occupancy and the token stacks in one pass
+    (`engine.placement._survey`): at every position of random games, both setups, 2-5 players,
+    they are what `occupancy`, the stacks counted alone and the seat's sorted cities are."""
+    checked = 0
+    for players in (2, 3, 4, 5):
+        for g, _seat in random_games(3, players=players):
+            alone = Table(g.state)
+            for asked in range(players):
+                t = Table(g.state)
+                mine = t.cities_of(asked)
+                assert mine == sorted(g.state.cities_of(asked), key=lambda c: BOARD.index[c.castle])
+                assert t.occ == occupancy(g.state) and t.stacks_used == alone.stacks_used
+                assert Table(g.state).cities_of(asked) == t.cities_of(asked)  # made once or asked again
+            checked += 1
+    assert checked > 300
