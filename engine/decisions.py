@@ -139,7 +139,8 @@ IN_ORDER = frozenset({"turn", "castle", "starve"})
 
 def iter_options(t: Table, d: Decision) -> Iterator[list[Action]]:
     """Every move that answers ``d``, found lazily in batches (a turn's a batch per kind of
-    move; other decisions' one by one); in canonical order for the kinds of `IN_ORDER`."""
+    move, a demolition's one by one, the others' all at once); in canonical order for the
+    kinds of `IN_ORDER`."""
     state = t.state
     if d.kind == "turn":
         yield from legal_turn_moves(t, d.seat)
@@ -154,10 +155,10 @@ def iter_options(t: Table, d: Decision) -> Iterator[list[Action]]:
         yield from ([Action("demolish", hexes=hs)] for hs in iter_demolish_options(decision_city(state, d)))
     else:
         new = tuple.__new__  # Action("starve", hexes=hs), made as the tuple it is
-        yield from (
-            [new(Action, ("starve", None, None, None, None, hs, (), None))]
+        yield [
+            new(Action, ("starve", None, None, None, None, hs, (), None))
             for hs in starve_options(state, d.seat, d.count)
-        )
+        ]
 
 
 def options(t: Table, d: Decision) -> list[Action]:

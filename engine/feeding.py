@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 
 from .board import BOARD
 from .cities import city_at, player_citizens, player_food
@@ -21,29 +20,31 @@ def shortage(state: GameState, seat: int) -> int:
     return max(0, player_citizens(state, seat) - player_food(state, seat))
 
 
-def starve_options(state: GameState, seat: int, count: int) -> Iterator[tuple[str, ...]]:
+def starve_options(state: GameState, seat: int, count: int) -> list[tuple[str, ...]]:
     """Every way to take ``count`` citizens from the player's cities (castle hexes, repeated), in
     canonical order: each way's hexes in board order, the ways in the order of their hexes'
-    board indexes (`Action.sort_key`), so that the answers need no sorting."""
+    board indexes (`Action.sort_key`), so that the answers need no sorting.
+
+    The ways from the ``i``-th city on, for each number of citizens left to take, are made
+    once, from the last city back to the first (most from the ``i``-th first: the ways that
+    begin with its castle more often come first); a list, not a generator per city: the
+    ways are few, and a generator's steps cost more than the list."""
     cities = sorted(state.cities_of(seat), key=lambda c: BOARD.index[c.castle])
-    castles = [c.castle for c in cities]
-    caps = [c.population for c in cities]
-    last = len(cities)
-
-    def ways(i: int, left: int) -> Iterator[tuple[str, ...]]:
-        """The ways to take ``left`` citizens from the cities from the ``i``-th on: most from
-        the ``i``-th first (the ways that begin with its castle more often come first)."""
-        if left == 0:
-            yield ()
-            return
-        if i == last:
-            return
-        for m in range(min(caps[i], left), -1, -1):
-            head = (castles[i],) * m
-            for rest in ways(i + 1, left - m):
-                yield head + rest
-
-    yield from ways(0, count)
+    done: list[tuple[str, ...]] = [()]
+    after: list[list[tuple[str, ...]]] = [done] + [[] for _ in range(count)]  # by citizens left
+    for city in reversed(cities):
+        castle, cap = city.castle, city.population
+        now: list[list[tuple[str, ...]]] = [done]
+        for left in range(1, count + 1):
+            ways: list[tuple[str, ...]] = []
+            for m in range(min(cap, left), -1, -1):
+                rest = after[left - m]
+                if rest:
+                    head = (castle,) * m
+                    ways += [head + r for r in rest] if m else rest
+            now.append(ways)
+        after = now
+    return after[count]
 
 
 def starve_problem(state: GameState, seat: int, count: int, hexes: tuple[str, ...]) -> Phrase | None:
