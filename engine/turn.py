@@ -239,11 +239,15 @@ def turn_problem(t: Table, seat: int, a: Action) -> Phrase | None:
 # --- legal moves ----------------------------------------------------------------------
 
 GOLD, PASS = Action("gold"), Action("pass")
+POLL_TWO = [Action("poll", cards=c) for c in ((1, 2), (1, 3), (2, 3))]
+POLL_ANY = [*POLL_TWO, Action("poll", cards=(1, 2, 3))]
+"""The moves that are the same in every position: made once (a batch is never changed)."""
 
 
 def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
     """Every move ``seat`` may make as its turn, already in canonical (sorted) order, in
-    batches (a batch per kind of move, found when the one before is used up).
+    batches (taking gold; founding; the small buildings; the building cards and the master
+    builder; then a batch per other kind of move), each found when the one before is used up.
 
     The moves are the ones `turn_problem` allows, found without asking it move by move: the
     building sites of the seat's cities (`site_idx`) once, then per kind of building the sites
@@ -290,18 +294,22 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
         if spare and not p.founded_this_year and len(cities) < CASTLES_PER_PLAYER:
             sources = [placed("found", source=c.castle) for c in spare]
             yield [r[i] for i in castle_site_idx(t) for r in sources]
+        batch: list[Action] = []
         for kind in SMALL:
             line = placed("build", kind)
-            yield [line[i] for i in buildable(kind)]
+            batch += [line[i] for i in buildable(kind)]
+        yield batch
+    batch = []
     for card, cost in BUILDING_CARD_COST.items():
         if card in row and gold >= cost:
             line = placed(card)
-            yield [line[i] for i in buildable(card)]
+            batch += [line[i] for i in buildable(card)]
     if "master" in row:
         for kind in BUILDINGS:
             if gold >= MASTER_COST[SIZE[kind]]:
                 line = placed("master", kind)
-                yield [line[i] for i in buildable(kind)]
+                batch += [line[i] for i in buildable(kind)]
+    yield batch
     if "golden" in row and state.supply_citizens > 0:
         for n, cost in GOLDEN_COST.items():
             if p.gold >= cost:
@@ -325,9 +333,7 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
         line = placed("harvest")
         yield [line[i] for i in sorted(farms)]
     if "poll" in row:
-        yield [Action("poll", cards=c) for c in ((1, 2), (1, 3), (2, 3))]
-        if p.gold >= POLL_ALL_COST:
-            yield [Action("poll", cards=(1, 2, 3))]
+        yield POLL_TWO if p.gold < POLL_ALL_COST else POLL_ANY
     if p.action_cards == 0:
         yield [PASS]
 
