@@ -305,7 +305,7 @@ class Game:
         A move among the seat's legal moves, when they are known (`legal_moves`, one decision
         pending), is not checked again: they are the moves `problem` allows. An `Action` found
         among them is not even put in canonical form first: listed moves are canonical
-        (tests/test_engine_speed.py).
+        (tests/test_engine_search_once.py).
         """
         if not 0 <= seat < self.state.n_players:
             raise IllegalMove(N_("There is no seat {seat} in this game."), seat=seat)
