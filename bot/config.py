@@ -56,6 +56,7 @@ class Settings:
     (None: one per CPU the process may use, by affinity and cgroup quota; 0: none, all in the bot's)."""
     worker_memory: int = 512
     """``CITTA_WORKER_MEMORY``: each worker's memory budget in MiB, 0: none (`ProcessWorkers`)."""
+    render_cache: Path | None = None  # CITTA_RENDER_CACHE: the workers' kept warm-up (None: `cache_folder`)
     lobbies_per_member: int = 3
     """``CITTA_LOBBIES_PER_MEMBER``: how many open lobbies one member may host in a server."""
     lobby_days: int = 7
@@ -75,9 +76,8 @@ class Settings:
 
 
 class _Read(BaseSettings):
-    """The settings as read, before they are checked: the environment given to `load_settings`
-    (passed in as init values, so it wins), then the ``.env`` file (read by python-dotenv through
-    pydantic-settings: ``#`` comments, ``export``, quotes). Empty values count as unset."""
+    """The settings as read, before they are checked: the environment given to `load_settings` (init
+    values: it wins), then ``.env`` (python-dotenv: ``#`` comments, ``export``, quotes); empty is unset."""
 
     model_config = SettingsConfigDict(env_ignore_empty=True, extra="ignore", env_file_encoding="utf-8")
 
@@ -89,6 +89,7 @@ class _Read(BaseSettings):
     CITTA_SHARD_IDS: str = ""
     CITTA_WORKERS: str = ""
     CITTA_WORKER_MEMORY: str = ""
+    CITTA_RENDER_CACHE: str = ""
     CITTA_LOBBIES_PER_MEMBER: str = ""
     CITTA_LOBBY_DAYS: str = ""
     CITTA_WEB_PORT: str = ""
@@ -135,10 +136,8 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
     )
     workers_text = values.get("CITTA_WORKERS", "").strip()
     if workers_text and not workers_text.isdigit():
-        raise ConfigError(
-            f"CITTA_WORKERS must be a whole number of worker processes (0: draw in the bot's process), "
-            f"not {workers_text!r}."
-        )
+        what = "a whole number of worker processes (0: draw in the bot's process)"
+        raise ConfigError(f"CITTA_WORKERS must be {what}, not {workers_text!r}.")
     try:
         web = web_settings(values)
     except ValueError as e:
@@ -147,6 +146,7 @@ def load_settings(environ: Mapping[str, str], env_file: Path | None = Path(".env
         token=token, db_path=db.where, dev_guild=dev_guild, log_level=level, shard_count=count, shard_ids=ids,
         workers=int(workers_text) if workers_text else None,
         worker_memory=_whole(values, "CITTA_WORKER_MEMORY", 512, "MiB per worker process (0: no budget)", 0),
+        render_cache=Path(cache) if (cache := values.get("CITTA_RENDER_CACHE", "").strip()) else None,
         lobbies_per_member=_whole(values, "CITTA_LOBBIES_PER_MEMBER", 3, "open lobbies per member"),
         lobby_days=_whole(values, "CITTA_LOBBY_DAYS", 7, "days"), web=web,
     )  # fmt: skip

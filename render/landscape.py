@@ -20,6 +20,7 @@ from . import fonts, sprites
 from .geometry import SQRT3, Geometry, geometry, hex_corners
 from .palette import BACKGROUND, MUTED, MUTED_EDGE, PATH, PATH_EDGE, premultiplied
 from .palette import LABEL as LABEL_INK
+from .stash import stashed
 from .supersample import SS, Tile, canvas, cut, paste, reduce, shift
 from .terrain import Layout, area_tile, zoomed_tile
 
@@ -76,7 +77,7 @@ def path_tile(label: str, playable: bool, width: int, labelled: bool = True) -> 
     return path_hex(label, playable, width, _label_px(label, playable, width, labelled))
 
 
-@lru_cache(maxsize=HEX_CACHE)
+@stashed(maxsize=HEX_CACHE)
 def path_hex(label: str, playable: bool, width: int, size: int) -> Tile:
     """`path_tile`, its label ``size`` px (0: none)."""
     g = geometry(width)
@@ -179,7 +180,7 @@ def _shown_hexes(g: Geometry) -> list[tuple[int, str]]:
     return [(i, lab) for i, lab in enumerate(BOARD.labels) if g.shows(g.hex_box(lab))]
 
 
-@lru_cache(maxsize=4)
+@stashed(maxsize=4)
 def hex_sprite(playable: bool, radius: float) -> Image.Image:
     """A path hex of ``radius`` px on its own (a close-up pastes it at every hex it shows)."""
     edge = max(1, round(radius * SS * 0.05))

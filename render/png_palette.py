@@ -9,8 +9,6 @@ colours. It does not depend on the layout, so a new game costs nothing here.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from PIL import Image
 
 from engine.board import PLAYABLE_ZONES
@@ -23,6 +21,7 @@ from .cards import card_sprite
 from .geometry import REF_WIDTH, geometry
 from .icons import ICONS
 from .landscape import draw_landscape
+from .stash import stashed
 from .terrain import sample_layouts
 
 SWATCH = 48
@@ -47,7 +46,7 @@ def key_colours() -> list[pal.RGB]:
     return list(dict.fromkeys(named))
 
 
-@lru_cache(maxsize=1)
+@stashed(maxsize=1)
 def palette_image() -> Image.Image:
     """A 1-pixel image holding the palette of every board (for `Image.quantize`).
 

@@ -29,6 +29,7 @@ from .palette import (
     shade,
     text_on,
 )
+from .stash import stashed
 
 SS = 4
 TILE = 0.95
@@ -199,7 +200,7 @@ def breaks(word: str) -> list[int]:
     return out
 
 
-@lru_cache(maxsize=128)
+@stashed(maxsize=128)
 def _caption(word: str, radius: float, size: int) -> Image.Image:
     lines = caption_lines(word, radius, size)
     w = math.ceil(max(fonts.width(line, size, bold=True) for line in lines) + 2 * caption_pad(radius))
@@ -213,7 +214,7 @@ def _caption(word: str, radius: float, size: int) -> Image.Image:
     return img
 
 
-@lru_cache(maxsize=PIECES)
+@stashed(maxsize=PIECES)
 def building(kind: str, seat: int, radius: float) -> Image.Image:
     """The tile of a building: the owner's colour and pattern, and the pictogram (its
     caption is a sprite of its own, pasted over the rings of the last move)."""
@@ -253,7 +254,7 @@ def _castle_tile(seat: int, tag: str, radius: float, size: int) -> Image.Image:
     return out
 
 
-@lru_cache(maxsize=8)
+@stashed(maxsize=8)
 def ring(radius: float, colour: RGB = HIGHLIGHT) -> Image.Image:
     """A thick ring on the edge of a hex (the last move): it reaches no further than the gap
     to the next hex, so it hides none of that hex's label."""
@@ -264,7 +265,7 @@ def ring(radius: float, colour: RGB = HIGHLIGHT) -> Image.Image:
     return _finish(img)
 
 
-@lru_cache(maxsize=4 * len(PLAYER))
+@stashed(maxsize=4 * len(PLAYER))
 def site(seat: int, radius: float) -> Image.Image:
     """A dashed ring in the viewer's colour: a hex where the viewer could build."""
     img, c, r = _canvas(radius)

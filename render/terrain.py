@@ -9,7 +9,6 @@ of the 22 tile slots can hold one of five tiles, and the 12 edge areas never cha
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -18,6 +17,7 @@ from engine.setup import TILES
 
 from .geometry import Point, area_corners, axial_to_unit, geometry
 from .palette import SNOW, TERRAIN, WHEAT, WHEAT_DARK, shade
+from .stash import stashed
 from .supersample import SS, Tile, canvas, cut, reduce, shift
 
 Area = tuple[str, str, int]
@@ -70,7 +70,7 @@ def cells(area: str) -> list[Point]:
     return out
 
 
-@lru_cache(maxsize=TILE_CACHE)
+@stashed(maxsize=TILE_CACHE)
 def area_tile(area: str, terrain: str, wheat: int, width: int) -> Tile:
     """One area (its ground, outline and pictures) on a tile of its own, for a board ``width``
     px wide."""
@@ -93,7 +93,7 @@ def zoomed_tile(area: str, terrain: str, wheat: int, width: int) -> tuple[Tile, 
     return zoom_tile(side, terrain, wheat, variant, width), (round(x0 - x1), round(y0 - y1))
 
 
-@lru_cache(maxsize=ZOOM_CACHE)
+@stashed(maxsize=ZOOM_CACHE)
 def zoom_tile(side: str, terrain: str, wheat: int, variant: int, width: int) -> Tile:
     """The close-up tile of one of `ZOOM_KINDS`, for a board ``width`` px wide."""
     return draw_area(f"0,0,{side}", terrain, wheat, width, variant)

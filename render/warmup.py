@@ -3,12 +3,14 @@ even the first board after a restart quick."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PIL import Image
 
 from engine.board import BOARD
 from engine.components import POLITICS_TITLES
 
-from . import closeup, fonts, sprites
+from . import closeup, fonts, sprites, stash
 from .cards import card_sprite
 from .closeup import closeup_regions, draw_closeup
 from .compose import render_board
@@ -50,6 +52,30 @@ def warm(width: int = REF_WIDTH, phone: int = PHONE_WIDTH) -> None:
     render_board(game.view(None), width=width)
     render_board(game.view(game.pending_seats()[0]), width=width)
     warm_phone(phone)
+
+
+def warm_start(folder: Path | None, phone: int = PHONE_WIDTH) -> bool:
+    """A game worker's warm-up: what a turn post ``phone`` px wide needs first — the palette, the
+    overview's and close-ups' tiles and sprites (`warm_phone`) — read from the file kept in
+    ``folder`` (`stash`) when there is one for this renderer, else drawn and kept there for the
+    next worker; whether it was read. None: no file.
+
+    A worker that reads the file has the palette at once and reads each tile or sprite when a job
+    first needs it (a few milliseconds each, against a second and a half to draw them all); the
+    fonts and the panel's parts that `warm_phone`'s sample posts warm are left to the first job
+    (after a restart, `bot.service.predraw`'s, which nobody waits for). Nothing is drawn at the
+    full width (`REF_WIDTH`): posters and replays go to the workers' `aside` lane, whose worker
+    also runs `warm`. The pictures drawn are the same whether the file was there or not."""
+    if folder is not None and stash.load(folder):
+        palette_image()
+        return True
+    if folder is not None:
+        stash.record()
+    palette_image()
+    warm_phone(phone)
+    if folder is not None:
+        stash.save(folder)
+    return False
 
 
 def warm_phone(width: int = PHONE_WIDTH) -> None:

@@ -16,7 +16,9 @@ Usage: python scripts/bench_bot.py [MOVES] [READY]
    median of the next warm moves, and the ratio (target: at most 2). Then a second restart, whose
    first move waits until the workers have warmed up and the games are drawn ahead: the same
    figures. Each with when the workers were warm and when the games were drawn ahead: a move
-   made before then waits for a worker's start-up (imports, then `render.warm`: about 2 s of CPU).
+   made before then waits for a worker's start-up (imports, then `render.warm_start`: about a
+   third of a second of CPU when it reads what the first workers of step 1 kept in the bench's
+   folder, `render.stash`; nearly two without it, as before the first start).
 """
 
 from __future__ import annotations
@@ -90,9 +92,10 @@ async def probe(stop: asyncio.Event, lags: list[float]) -> None:
 
 
 async def main(moves: int, ready: float) -> None:
-    workers = ProcessWorkers()
-    await workers.start()
     with tempfile.TemporaryDirectory() as tmp:
+        cache = Path(tmp) / "render-cache"  # as the bot's, beside its database
+        workers = ProcessWorkers(cache=cache)
+        await workers.start()
         svc = await Context.open(Path(tmp) / "bench.db", workers=workers)
         rnd = random.Random(1)
         games = [await new_game(svc, channel) for channel in (1, 2)]
@@ -116,7 +119,7 @@ async def main(moves: int, ready: float) -> None:
         await lagging
         await svc.close()
         workers.close()
-        restarts = [await after_restart(Path(tmp) / "bench.db", games, when) for when in (ready, None)]
+        restarts = [await after_restart(Path(tmp) / "bench.db", cache, games, when) for when in (ready, None)]
     print(summary("the mover's own move, stored and announced (board drawn)", waits))
     print(summary("event-loop lag while strong players think in two games", lags))
     print(f"computer players thought for {thinking:.1f} s in all, with {workers.processes} worker processes")
@@ -141,12 +144,13 @@ class Restart:
     """When the first move was made, the workers were warm, the games drawn ahead (s after start)."""
 
 
-async def after_restart(db: Path, games: list[int], ready: float | None) -> Restart:
-    """A restart on ``db``: the first human move's time (``ready`` seconds after the workers were
-    started, as the bot starts them while it logs in; None: once they are warm and the running games
-    drawn ahead), then the next `WARM_MOVES` moves' times."""
+async def after_restart(db: Path, cache: Path, games: list[int], ready: float | None) -> Restart:
+    """A restart on ``db`` (the workers' warm-up kept in ``cache``): the first human move's time
+    (``ready`` seconds after the workers were started, as the bot starts them while it logs in;
+    None: once they are warm and the running games drawn ahead), then the next `WARM_MOVES`
+    moves' times."""
     began = time.perf_counter()
-    workers = ProcessWorkers()
+    workers = ProcessWorkers(cache=cache)
     marks: dict[str, float] = {}
 
     def mark(name: str) -> Callable[[object], None]:

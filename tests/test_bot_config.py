@@ -261,3 +261,26 @@ def test_a_database_url_that_does_not_parse_is_reported_without_its_password(pas
     secret_parts = [p for p in re.split(r"[/?#@]", password) if len(p) > 2]
     assert not [p for p in secret_parts if p in said], said
     assert "citta:" not in said and "percent-encoded" in said and "%2F" in said, said
+
+
+def test_the_render_cache_folder_is_read_and_defaults_to_none() -> None:
+    assert load_settings({"DISCORD_TOKEN": "t"}, env_file=None).render_cache is None
+    read = load_settings({"DISCORD_TOKEN": "t", "CITTA_RENDER_CACHE": " /var/cache/citta "}, env_file=None)
+    assert read.render_cache == Path("/var/cache/citta")
+
+
+def test_the_render_cache_goes_beside_an_sqlite_database_else_in_the_users_cache_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.service.worker_start import CACHE_NAME, cache_folder
+
+    assert cache_folder(tmp_path / "citta.db") == tmp_path.resolve() / CACHE_NAME
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache_folder("postgresql://u@h/citta") == tmp_path / "xdg" / CACHE_NAME
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert cache_folder("postgresql://u@h/citta") == Path.home() / ".cache" / CACHE_NAME
+    pool = workers_for(1, 0, tmp_path)
+    try:
+        assert isinstance(pool, ProcessWorkers) and pool.cache == tmp_path
+    finally:
+        pool.close()

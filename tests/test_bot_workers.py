@@ -214,6 +214,34 @@ async def test_a_members_private_request_never_holds_up_a_games_job() -> None:
         workers.close()
 
 
+async def test_a_worker_that_read_the_kept_warm_up_draws_the_same_post_as_one_that_drew_it(
+    tmp_path: Path,
+) -> None:
+    """The first worker with a folder draws its warm-up and keeps it there; the next reads it
+    (drawing nothing at start-up) and draws the very bytes a worker without a folder draws."""
+    import render
+    from render.samples import new_game
+
+    first = ProcessWorkers(1, cache=tmp_path)
+    await first.start()
+    first.close()
+    assert len(list(tmp_path.glob("render-*.stash"))) == 1
+    reading, drawing = ProcessWorkers(1, cache=tmp_path), ProcessWorkers(1)
+    try:
+        await asyncio.gather(reading.start(), drawing.start())
+        sprites = "__import__('render.sprites').sprites.building.cache_info().currsize"
+        waiting = "len(__import__('render.stash').stash._values)"  # read, not asked for yet
+        assert await reading.call(eval, sprites) == 0 and await reading.call(eval, waiting) > 0
+        assert await drawing.call(eval, sprites) > 0 and await drawing.call(eval, waiting) == 0
+        game = new_game(4, seed=2)
+        seat = game.pending_seats()[0]
+        posts = [await w.call(render.render_post, game.view(None), focus=seat) for w in (reading, drawing)]
+        assert posts[0] == posts[1]
+    finally:
+        reading.close()
+        drawing.close()
+
+
 async def test_the_worker_of_private_requests_stops_when_idle_and_starts_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -23,6 +23,7 @@ import discord
 
 from bot.client.bot import CittaBot
 from bot.config import Settings
+from bot.service.worker_start import cache_folder
 from bot.service.workers import workers_for
 from bot.web.server import WebServer
 
@@ -71,10 +72,11 @@ async def serve(settings: Settings, web: WebServer | None = None) -> None:
     (each attached to the web server ``web``, when there is one)."""
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice, so no warning about it
     delays = retry_delays()
+    kept = settings.render_cache or cache_folder(settings.db_path)  # the workers' warm-up
     for attempt in itertools.count(1):
         async with CittaBot(
             db_path=settings.db_path, dev_guild=settings.dev_guild, shard_count=settings.shard_count,
-            shard_ids=settings.shard_ids, workers=workers_for(settings.workers, settings.worker_memory),
+            shard_ids=settings.shard_ids, workers=workers_for(settings.workers, settings.worker_memory, kept),
             lobbies_per_member=settings.lobbies_per_member, lobby_days=settings.lobby_days, web=web,
         ) as bot:  # fmt: skip
             try:

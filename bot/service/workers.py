@@ -35,6 +35,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from bot.service.host import rss_mib, usable_cpus
@@ -106,11 +107,11 @@ class ThreadWorkers:
         return None
 
 
-def workers_for(count: int | None, memory: int | None = None) -> Workers:
+def workers_for(count: int | None, memory: int | None = None, cache: Path | None = None) -> Workers:
     """The workers of a bot: ``count`` processes (None: one per usable CPU, `usable_cpus`; 0:
     threads of the bot's own process, for the smallest hosts), each replaced between jobs once it
-    holds more than ``memory`` MiB (None or 0: never)."""
-    return ThreadWorkers() if count == 0 else ProcessWorkers(count, memory=memory)
+    holds more than ``memory`` MiB (None or 0: never), keeping their warm-up in ``cache``."""
+    return ThreadWorkers() if count == 0 else ProcessWorkers(count, memory=memory, cache=cache)
 
 
 class ProcessWorkers:
@@ -134,8 +135,13 @@ class ProcessWorkers:
     warmed at once, so the next job it takes waits for the warm-up at most once.
     """
 
-    def __init__(self, processes: int | None = None, memory: float | None = None) -> None:
+    def __init__(
+        self, processes: int | None = None, memory: float | None = None, cache: Path | None = None
+    ) -> None:
         self.processes = processes or usable_cpus()
+        self.cache = cache
+        """Where the workers keep what their warm-up draws, for the next ones (`render.stash`;
+        None: nowhere, each draws it)."""
         self.memory = memory or None
         """The budget in MiB of each worker's resident memory (None: none)."""
         self.replaced = 0
@@ -157,13 +163,12 @@ class ProcessWorkers:
         self.keyed = 0
         """Jobs with a key that ran."""
 
-    @staticmethod
-    def _new_pool(niceness: int = WORKER_NICENESS) -> ProcessPoolExecutor:
+    def _new_pool(self, niceness: int = WORKER_NICENESS) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=warm_worker,
-            initargs=(os.getpid(), niceness),
+            initargs=(os.getpid(), niceness, self.cache, niceness == ASIDE_NICENESS),
         )
 
     async def aside(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
