@@ -17,7 +17,7 @@ from engine.board import BOARD
 from engine.views import View
 
 from . import fonts, sprites
-from .geometry import SQRT3, Geometry, geometry, hex_corners
+from .geometry import SQRT3, Box, Geometry, Point, geometry, hex_corners
 from .palette import BACKGROUND, MUTED, MUTED_EDGE, PATH, PATH_EDGE, premultiplied
 from .palette import LABEL as LABEL_INK
 from .stash import stashed
@@ -169,15 +169,37 @@ def draw_part(img: Image.Image, layout: Layout, playable: dict[int, bool], g: Ge
             fonts.text(img, g.center(label), label, size, LABEL_INK, anchor="mm", bold=True)
 
 
+@lru_cache(maxsize=8)
+def _spots(full: int) -> tuple[tuple[Point, ...], dict[str, Box]]:
+    """On the whole board ``full`` px wide: each hex's centre (in `BOARD.labels`' order) and each
+    area's bounding box. A part's (a close-up's, a block's) are these less its offset, to the bit
+    (`Geometry.to_px` subtracts the offset last), so a block need not work them out again."""
+    g = geometry(full)
+    boxes: dict[str, Box] = {}
+    for area in BOARD.area_ids:
+        pts = g.area_points(area)
+        xs, ys = [x for x, _ in pts], [y for _, y in pts]
+        boxes[area] = (min(xs), min(ys), max(xs), max(ys))
+    return tuple(g.center(label) for label in BOARD.labels), boxes
+
+
 def _shows_area(g: Geometry, area: str) -> bool:
-    pts = geometry(g.full).area_points(area)
+    box = _spots(g.full)[1][area]
     ox, oy = g.offset
-    box = (min(x for x, _ in pts), min(y for _, y in pts), max(x for x, _ in pts), max(y for _, y in pts))
     return g.shows((box[0] - ox, box[1] - oy, box[2] - ox, box[3] - oy), g.radius)
 
 
 def _shown_hexes(g: Geometry) -> list[tuple[int, str]]:
-    return [(i, lab) for i, lab in enumerate(BOARD.labels) if g.shows(g.hex_box(lab))]
+    """The hexes (index, label) whose box (`Geometry.hex_box`) reaches into ``g``'s picture."""
+    ox, oy = g.offset
+    r = g.radius
+    half = r * SQRT3 / 2
+    shown = []
+    for i, (label, (cx, cy)) in enumerate(zip(BOARD.labels, _spots(g.full)[0], strict=True)):
+        x, y = cx - ox, cy - oy
+        if g.shows((x - half, y - r, x + half, y + r)):
+            shown.append((i, label))
+    return shown
 
 
 @stashed(maxsize=4)

@@ -17,8 +17,8 @@ Usage: python scripts/bench_bot.py [MOVES] [READY]
    first move waits until the workers have warmed up and the games are drawn ahead: the same
    figures. Each with when the workers were warm and when the games were drawn ahead: a move
    made before then waits for a worker's start-up (imports, then `render.warm_start`: about a
-   third of a second of CPU when it reads what the first workers of step 1 kept in the bench's
-   folder, `render.stash`; nearly two without it, as before the first start).
+   quarter of a second of CPU when it opens what the first workers of step 1 kept in the bench's
+   folder, `render.stash`; nearly two without it, as at the very first start).
 """
 
 from __future__ import annotations

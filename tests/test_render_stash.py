@@ -107,10 +107,8 @@ def corrupt_index(path: Path) -> None:
     path.write_bytes(path.read_bytes().replace(b'"entries"', b'"entrieZ"', 1))
 
 
-@pytest.mark.parametrize(
-    "damage", [corrupt_truncated, corrupt_grown, corrupt_pixels, corrupt_header, corrupt_index]
-)
-def test_a_damaged_file_is_ignored_and_the_pictures_drawn(tmp_path: Path, damage, caplog) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("damage", [corrupt_truncated, corrupt_grown, corrupt_header, corrupt_index])
+def test_a_damaged_file_is_not_read_and_the_pictures_drawn(tmp_path: Path, damage, caplog) -> None:  # type: ignore[no-untyped-def]
     path = keep(tmp_path, 5, 40)
     damage(path)
     with caplog.at_level(logging.WARNING):
@@ -118,6 +116,20 @@ def test_a_damaged_file_is_ignored_and_the_pictures_drawn(tmp_path: Path, damage
     assert "drawing it anew" in caplog.text
     square(5), square(40)
     assert drawn == [5, 40]
+
+
+def test_a_damaged_picture_is_drawn_and_the_file_removed_for_the_next_worker_to_write(
+    tmp_path: Path, caplog
+) -> None:  # type: ignore[no-untyped-def]
+    path = keep(tmp_path, 5, 40)
+    corrupt_pixels(path)  # the last picture kept: square(7, (1, 2, 3))
+    assert stash.load(tmp_path), "its index is whole: each picture is checked when it is read"
+    with caplog.at_level(logging.WARNING):
+        square(7, (1, 2, 3))
+    assert "damaged" in caplog.text and drawn == [7]
+    square(5)
+    assert drawn == [7, 5], "nothing more is read from a damaged file"
+    assert not path.exists()
 
 
 def test_a_file_written_for_another_renderer_is_not_read(
@@ -132,11 +144,11 @@ def test_a_file_written_for_another_renderer_is_not_read(
     assert drawn == [5]
 
 
-def test_a_damaged_file_is_removed_and_written_whole_by_the_next_warm_up(
+def test_a_file_that_is_not_read_is_written_anew_by_the_warm_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = keep(tmp_path, 5)
-    corrupt_pixels(path)
+    corrupt_header(path)
     monkeypatch.setattr(warmup, "warm_phone", lambda width: square(9))
     palette_image.cache_clear()
     try:
@@ -168,7 +180,7 @@ def test_older_versions_files_and_dead_writers_temporary_files_are_removed(tmp_p
 
 
 def test_the_file_stays_within_its_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    one = len(stash_file.zlib.compress(square(300)[0][0].tobytes(), stash_file.LEVEL))
+    one = len(stash_file.isal_zlib.compress(square(300)[0][0].tobytes(), stash_file.LEVEL))
     square.cache_clear()
     monkeypatch.setattr(stash_file, "MAX_BYTES", one + one // 2)
     keep(tmp_path, 300, 301)
