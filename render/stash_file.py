@@ -32,7 +32,7 @@ import tempfile
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from isal import isal_zlib
 from PIL import Image
@@ -49,6 +49,8 @@ MAX_INDEX = 2**20
 LEVEL = 1
 """ISA-L's level (0–3): 1, as the pixels are read while a worker draws (the tiles are mostly
 transparent or flat: the 60 MB of a game worker's warm-up take about 2 MB)."""
+INFLATE_ERROR = cast("type[Exception]", isal_zlib.error)
+"""What ISA-L raises for a stream that is not whole (its stubs do not say it is an exception)."""
 STALE_TEMP = 3600.0
 """Seconds after which a temporary file of the folder is taken for a dead writer's and removed."""
 
@@ -211,7 +213,7 @@ class Reader:
             img = Image.frombytes(shape["mode"], tuple(shape["size"]), pixels)
             if shape["palette"] is not None:
                 img.putpalette(shape["palette"])
-        except (OSError, ValueError, isal_zlib.error) as error:
+        except (OSError, ValueError, INFLATE_ERROR) as error:
             raise Damaged(f"image {n} of {self.path}: {error}") from error
         return img
 

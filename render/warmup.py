@@ -60,10 +60,9 @@ def warm_start(folder: Path | None, phone: int = PHONE_WIDTH) -> bool:
     ``folder`` (`stash`) when there is one for this renderer, else drawn and kept there for the
     next worker; whether it was read. None: no file.
 
-    A worker that reads the file has the palette at once and reads each tile or sprite when a job
-    first needs it (a few milliseconds each, against a second and a half to draw them all); the
-    fonts and the panel's parts that `warm_phone`'s sample posts warm are left to the first job
-    (after a restart, `bot.service.predraw`'s, which nobody waits for). Nothing is drawn at the
+    Reading the file takes under a tenth of a second of CPU, against a second and a half to draw
+    it all; the fonts and the panel's parts that `warm_phone`'s sample posts warm are left to the
+    first job (after a restart, `bot.service.predraw`'s, which nobody waits for). Nothing is drawn at the
     full width (`REF_WIDTH`): posters and replays go to the workers' `aside` lane, whose worker
     also runs `warm`. The pictures drawn are the same whether the file was there or not."""
     if folder is not None and stash.load(folder):

@@ -17,8 +17,10 @@ Usage: python scripts/bench_bot.py [MOVES] [READY]
    first move waits until the workers have warmed up and the games are drawn ahead: the same
    figures. Each with when the workers were warm and when the games were drawn ahead: a move
    made before then waits for a worker's start-up (imports, then `render.warm_start`: about a
-   quarter of a second of CPU when it opens what the first workers of step 1 kept in the bench's
-   folder, `render.stash`; nearly two without it, as at the very first start).
+   third of a second of CPU when it reads what the first workers of step 1 kept in the bench's
+   folder, `render.stash`; nearly two without it, as at the very first start). The bench's
+   workers also import this script again (``spawn`` runs the main module's imports: 0.09 s of
+   CPU), which ``python -m bot``'s do not.
 """
 
 from __future__ import annotations

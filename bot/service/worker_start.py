@@ -4,10 +4,9 @@ worker before its first job): it dies with the bot, yields the CPU, and warms th
 The warm-up is what a worker costs before it can take a job (measured with
 `scripts/bench_bot.py`, figures in docs/deploy.md): the imports (about a quarter of a second of
 CPU) and what a turn post needs first, the palette and the phone's tiles and sprites: about a
-second and a half to draw, or next to nothing when the first worker kept them (`render.stash`, in
-`cache_folder` unless set): the file is opened, and each value read when a job first needs it. A
-game's worker draws nothing at the full width: posters and replays go to the `aside` lane, whose
-worker warms that too."""
+second and a half to draw, under a tenth to read from the file the first worker kept of them
+(`render.stash`, in `cache_folder` unless set). A game's worker draws nothing at the full width:
+posters and replays go to the `aside` lane, whose worker warms that too."""
 
 from __future__ import annotations
 
