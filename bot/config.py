@@ -70,6 +70,7 @@ class Settings:
             f"Settings(db_path={shown(self.db_path)!r}, dev_guild={self.dev_guild!r}, "
             f"log_level={self.log_level!r}, shard_count={self.shard_count!r}, shard_ids={self.shard_ids!r}, "
             f"workers={self.workers!r}, worker_memory={self.worker_memory!r}, "
+            f"render_cache={self.render_cache!r}, "
             f"lobbies_per_member={self.lobbies_per_member!r}, lobby_days={self.lobby_days!r}, "
             f"web={self.web!r})"
         )
