@@ -10,6 +10,7 @@ outbox (stored with the change).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from functools import partial
 
 from bot import ids
 from bot.client.commands.base import viewer
@@ -220,49 +221,40 @@ class ReviewMenu(Component, kind=ids.REVIEW_MENU):
         await _review(press, int(self.values[0]))
 
 
+ReviewAsk = Callable[..., Awaitable[Message]]
+"""A use case asked with the context, the presser (`bot.service.visible.Viewer`), the game and its seats."""
+
+
+async def _asked(press: Press, ask: ReviewAsk) -> None:
+    """A question about the pressed component's game (a review, the computer's view of a move), answered
+    privately in a message of its own ("thinking…" first: it may take a moment)."""
+    admitted = press.admitted
+    assert admitted.row is not None
+    await press.thinking()
+    shown = await ask(press.ctx, viewer(press.interaction), admitted.row, admitted.seats)
+    await answer(press.interaction, shown)
+
+
 class Why(Component, kind=ids.WHY):
-    """🤔 of a finished game's review: the computer's view of the move, in a private message of its own."""
+    """🤔 of a finished game's review: the computer's view of the move."""
 
     async def act(self, press: Press) -> None:
-        admitted = press.admitted
-        assert admitted.row is not None
-        await press.thinking()
-        shown = await review_why.why(
-            press.ctx, viewer(press.interaction), admitted.row, admitted.seats,
-            guild=press.interaction.guild_id, position=press.ref.page,
-        )  # fmt: skip
-        await answer(press.interaction, shown)
+        guild, position = press.interaction.guild_id, press.ref.page
+        await _asked(press, partial(review_why.why, guild=guild, position=position))
 
 
 class Decisive(Component, kind=ids.DECISIVE):
-    """⚡ of a finished game's review: its decisive moments, in a private message of their own."""
+    """⚡ of a finished game's review: its decisive moments."""
 
     async def act(self, press: Press) -> None:
-        admitted = press.admitted
-        assert admitted.row is not None
-        await press.thinking()
-        shown = await review_why.decisive(
-            press.ctx,
-            viewer(press.interaction),
-            admitted.row,
-            admitted.seats,
-            guild=press.interaction.guild_id,
-        )
-        await answer(press.interaction, shown)
+        await _asked(press, partial(review_why.decisive, guild=press.interaction.guild_id))
 
 
 class ReviewAt(Component, kind=ids.REVIEW_AT):
-    """🔎 on a post: the presser's review of the game at that post's position, privately."""
+    """🔎 on a post: the presser's review of the game at that post's position."""
 
     async def act(self, press: Press) -> None:
-        await press.thinking()
-        admitted = press.admitted
-        assert admitted.row is not None
-        shown = await review.step(
-            press.ctx, viewer(press.interaction), admitted.row, admitted.seats,
-            guild=press.interaction.guild_id, position=press.ref.page,
-        )  # fmt: skip
-        await answer(press.interaction, shown)
+        await _asked(press, partial(review.step, guild=press.interaction.guild_id, position=press.ref.page))
 
 
 class ReviewGame(Component, kind=ids.REVIEW_GAME):
