@@ -82,6 +82,8 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
     store = await open_storage(database)
     blob = "BYTEA" if isinstance(store, PostgresStorage) else "BLOB"
     undone = (
+        "DROP INDEX games_by_page",  # migration 15
+        "ALTER TABLE games DROP COLUMN page",
         *(f"ALTER TABLE players DROP COLUMN {c}" for c in ("digest_at", "digest_day", "next_ping")),  # 14
         "DROP TABLE conduct",  # migration 13
         "DROP INDEX results_by_user",
@@ -111,6 +113,29 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
     row = await store.outbox.get(pending.id)
     assert row is not None and row.image == b"PNG" and pending.image is None
     assert await query(store, "SELECT outbox FROM outbox_files") == [{"outbox": pending.id}]
+    await store.close()
+
+
+async def test_a_game_s_page_token_is_made_once_found_by_it_and_renewed_ends_the_old_one(
+    database: Path | str,
+) -> None:
+    store = await open_storage(database)
+    kw = dict(guild=1, host=5, host_name="Ann", setup="beginner", players_wanted=None, now=0)
+    game = await store.games.create_lobby(channel=10, **kw)  # type: ignore[arg-type]
+    other = await store.games.create_lobby(channel=11, **kw)  # type: ignore[arg-type]
+    assert await store.games.game_by_page("first") is None, "no page before it is asked for"
+    assert await store.games.page(game, "first") == "first"
+    assert await store.games.page(game, "second") == "first", "made once: a later ask gets the same"
+    assert await store.games.page(other, "third") == "third"
+    assert await store.games.page(999, "none") is None, "no such game"
+    found = await store.games.game_by_page("first")
+    assert found is not None and found.id == game
+    assert await store.games.renew_page(game, "renewed")
+    assert await store.games.game_by_page("first") is None, "the old address finds nothing"
+    renewed = await store.games.game_by_page("renewed")
+    assert renewed is not None and renewed.id == game
+    assert await store.games.page(game, "again") == "renewed"
+    assert not await store.games.renew_page(999, "nothing")
     await store.close()
 
 

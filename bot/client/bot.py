@@ -107,6 +107,8 @@ class CittaBot(commands.AutoShardedBot):
         self._again: set[int] = set()
         self.clock_loop = tasks.loop(seconds=tick_seconds)(self.tick)
         self.clock_loop.before_loop(self._before_tick)
+        self.web_url = web.settings.url if web is not None else None
+        """The web server's public address (``CITTA_WEB_URL``): the game pages' links."""
         if web is not None:
             web.attach(self)  # its /readyz and /metrics report on this client from now on
 
@@ -149,6 +151,7 @@ class CittaBot(commands.AutoShardedBot):
             lobby_limit=self.lobbies_per_member,
             lobby_days=self.lobby_days,
             metrics=self.metrics,
+            web_url=self.web_url,
         )
         await process.take_over(self._service)
         self._spawn(predraw.predraw(self._service))  # the last of the workers' jobs: none waits for it

@@ -90,6 +90,9 @@ class Context:
     a closed lobby forgotten (``CITTA_LOBBY_DAYS``; `bot.service.stale`)."""
     swept_at: int = 0
     """When this process last closed and forgot stale lobbies (`bot.service.stale`)."""
+    web_url: str | None = None
+    """The public address of the bot's web server (``CITTA_WEB_URL``; None: no web page is linked,
+    `bot.service.webpage`)."""
 
     def __post_init__(self) -> None:
         self.claimant = Claimant.new(self.shards)

@@ -92,14 +92,17 @@ async def redraw(ctx: Context, drawing: Drawing) -> tuple[Picture, ...]:
     )
 
 
-async def poster(ctx: Context, view: View, highlight: list[str], *, lang: str | None = None) -> bytes | None:
-    """The full poster of the board in ``lang`` (the current language when None), drawn by a worker
-    of the `aside` lane (a member asked for it); None (and a log line) if it fails."""
+async def poster(
+    ctx: Context, view: View, highlight: list[str], *, lang: str | None = None, width: int = 1400
+) -> bytes | None:
+    """The full poster of the board in ``lang`` (the current language when None), ``width`` pixels
+    wide, drawn by a worker of the `aside` lane (a member asked for it); None (and a log line) if
+    it fails."""
     if ctx.renderer is None:
         return None
     try:
         return await ctx.workers.aside(
-            ctx.renderer, view, highlight=highlight, lang=lang or i18n.current().code
+            ctx.renderer, view, highlight=highlight, width=width, lang=lang or i18n.current().code
         )
     except Exception:
         log.exception("Rendering the board failed; posting without the image")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import i18n
 from bot.errors import NoGame
 from bot.results import Message
-from bot.service import clock, pictures, summary
+from bot.service import clock, pictures, summary, webpage
 from bot.service.context import Context
 from bot.service.holders import known_peek, since_held
 from bot.service.lookup import game_row, seat_of
@@ -30,7 +30,8 @@ def _tag(seat: SeatRow, now: int) -> str:
 async def status(
     ctx: Context, channel: int, *, guild: int | None = None, user_id: int = 0, can_manage: bool = False
 ) -> Message:
-    """Year, phase, round, who we wait for and since when. In a channel without an open game, given
+    """Year, phase, round, who we wait for and since when, and the game's web page (with
+    ``CITTA_WEB_URL``: `bot.service.webpage`). In a channel without an open game, given
     the ``guild``: the user's paused games there, to go on with here (`bot.service.resume.move_offer`)."""
     if guild is not None and await ctx.storage.games.open_game(channel) is None:
         offer = await move_offer(ctx, guild, user_id, can_manage)
@@ -47,6 +48,9 @@ async def status(
     users = {s.seat: s.user_id for s in seats}
     head = _("Game {game} ({setup}; {players}). {when}.", game=row.id, setup=setup, players=listing,
              when=summary.when(game.view(None)))  # fmt: skip
+    page = await webpage.address(ctx, row.id)
+    if page is not None:  # the answer is private: the address is for whoever the asker shares it with
+        head += "\n" + _("🌐 The game's page, to watch it in a browser: {url}", url=page)
     if row.paused is not None:
         head += "\n" + _("⏸ The game is paused: {why}.", why=row.paused)
     elif row.blocked is not None:

@@ -173,6 +173,17 @@ class GamesProtocol(Protocol):
         there, due at once, each with a new nonce (how many); the game is no longer paused from
         ``now``. None, changing nothing: the game is not paused (any more) or ``channel`` has one."""
 
+    async def page(self, game_id: int, fresh: str) -> str | None:
+        """The token of the game's web page: the one it has, else ``fresh`` stored as it (once, also
+        when several ask at the same moment: all get the stored one). None: no such game."""
+
+    async def renew_page(self, game_id: int, fresh: str) -> bool:
+        """Give the game's web page the token ``fresh`` (the old one then finds nothing); False: no
+        such game."""
+
+    async def game_by_page(self, token: str) -> GameRow | None:
+        """The game whose web page has the token ``token`` (None: none has)."""
+
 
 class MovesProtocol(Protocol):
     """The move log and the private notes: reading them, and storing moves (the version check)."""

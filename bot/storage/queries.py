@@ -245,3 +245,9 @@ FORGET_CONDUCT = (
     "DELETE FROM conduct WHERE user_id = $1 AND game IN (SELECT id FROM games WHERE COALESCE(guild, 0) = $2)"
 )
 """A forgotten player's conduct in a server's games (`bot.service.reliability` counts it no more)."""
+
+PAGE_MADE = "UPDATE games SET page = $1 WHERE id = $2 AND page IS NULL"
+"""A game's web page gets its first token (`GamesProtocol.page`): the first to ask wins."""
+PAGE = "SELECT page FROM games WHERE id = $1"
+PAGE_RENEWED = "UPDATE games SET page = $1 WHERE id = $2"
+BY_PAGE = "SELECT * FROM games WHERE page = $1"

@@ -3,7 +3,8 @@
 - only GET and HEAD: any other method is answered 405 (with ``Allow``), before any handler;
 - a rate per client address (`Rate`): past it, 429 with ``Retry-After`` (whole seconds);
 - on every answer, errors included: a strict Content-Security-Policy (nothing may load, run or
-  frame it), ``X-Content-Type-Options: nosniff``, no referrer, no caching, no server version
+  frame it; a game's page, `bot.web.page`, may load its own pictures, script and style: `PAGE_CSP`),
+  ``X-Content-Type-Options: nosniff``, no referrer, no caching, no server version
   (`HEADERS`);
 - no request is logged at INFO (aiohttp's access log is off, see `bot.web.server`): a path may one
   day hold a game page's secret address.
@@ -37,6 +38,15 @@ HEADERS = {
     "Server": "citta",
 }
 """Set on every answer (`secure`); ``Server`` in place of aiohttp's, which names its version."""
+PAGE_CSP = (
+    "default-src 'none'; img-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+"""The policy of a game's page and its files (`bot.web.page`): pictures, scripts, styles and
+connections from the bot's own address only, no inline script or style, never framed."""
+POLICY: web.RequestKey[str] = web.RequestKey("citta_csp", str)
+"""A handler that answers a page sets its policy here (`PAGE_CSP`); every other answer, errors
+included, has the strict one of `HEADERS`."""
 CLIENTS_KEPT = 10_000
 """Addresses whose rate is remembered; past that, those with their whole allowance back are forgotten
 (they lose nothing), so a flood from many addresses cannot fill the memory."""
@@ -101,5 +111,9 @@ def guards(rate: Rate) -> list[Middleware]:
 
 
 async def secure(request: web.Request, response: web.StreamResponse) -> None:
-    """The `HEADERS` on an answer about to be sent (aiohttp's ``on_response_prepare``: errors too)."""
+    """The `HEADERS` on an answer about to be sent (aiohttp's ``on_response_prepare``: errors too),
+    with a page's own policy when its handler set one (`POLICY`)."""
     response.headers.update(HEADERS)
+    policy = request.get(POLICY)
+    if policy is not None:
+        response.headers["Content-Security-Policy"] = policy

@@ -17,6 +17,7 @@ from aiohttp import web
 
 from bot.web.guard import Rate, guards, secure
 from bot.web.ops import Ops, Source
+from bot.web.page import Pages
 from bot.web.settings import WebSettings
 
 log = logging.getLogger(__name__)
@@ -31,6 +32,9 @@ class WebServer:
         self.app = web.Application(middlewares=guards(rate or Rate(settings.rate, 60.0)))
         self.app.on_response_prepare.append(secure)
         self.app.add_routes(self.ops.routes())
+        self.pages = Pages()
+        self.app.add_routes(self.pages.routes())
+        self.app.on_shutdown.append(self.pages.live.close)
         self._runner: web.AppRunner | None = None
         self.port = settings.port
         """The port it listens on, once started."""
@@ -38,6 +42,7 @@ class WebServer:
     def attach(self, source: Source) -> None:
         """Report on ``source`` from now on."""
         self.ops.attach(source)
+        self.pages.attach(source)
 
     async def start(self) -> None:
         """Listen on the host and port (no access log: no request path is logged, see `bot.web.guard`)."""

@@ -8,9 +8,9 @@ from discord.app_commands import locale_str as _
 
 from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, channel, citta, ctx, manager
 from bot.client.commands.table import LEVEL_CHOICES
-from bot.client.replies import deliver
+from bot.client.replies import answer, deliver
 from bot.results import User
-from bot.service import absence
+from bot.service import absence, webpage
 from bot.service import settings as game_settings
 
 POLICY_CHOICES = [
@@ -18,6 +18,7 @@ POLICY_CHOICES = [
     app_commands.Choice(name=_("computer"), value="computer"),
     app_commands.Choice(name=_("skip"), value="skip"),
 ]
+PAGE_CHOICES = [app_commands.Choice(name=_("renew"), value="renew")]
 BOARD_CHOICES = [
     app_commands.Choice(name=_("every move"), value="move"),
     app_commands.Choice(name=_("end of each round"), value="round"),
@@ -35,10 +36,12 @@ BOARD_CHOICES = [
     language=_("the language of the game's posts and pictures"),
     finished=_("to join: the least share (%) of their games a player finished in 90 days (0: none)"),
     pace=_("to join: the most hours a player took to move, at the median over 90 days (0: none)"),
+    page=_("renew: a new address for the game's web page, ending the old one"),
 )
 @app_commands.choices(
-    language=LANGUAGE_CHOICES, policy=POLICY_CHOICES, level=LEVEL_CHOICES, board=BOARD_CHOICES
-)
+    language=LANGUAGE_CHOICES, policy=POLICY_CHOICES, level=LEVEL_CHOICES, board=BOARD_CHOICES,
+    page=PAGE_CHOICES,
+)  # fmt: skip
 async def settings(
     interaction: discord.Interaction,
     deadline: app_commands.Range[int, 0, 336] | None = None,
@@ -50,7 +53,16 @@ async def settings(
     language: str | None = None,
     finished: app_commands.Range[int, 0, 100] | None = None,
     pace: app_commands.Range[int, 0, 336] | None = None,
+    page: str | None = None,
 ) -> None:
+    if page is not None:  # the new address is answered privately, never announced with the settings
+        others = (deadline, reminders, policy, level, board, vacation, language, finished, pace)
+        renewed = await webpage.renew(
+            ctx(interaction), interaction.user.id, channel=channel(interaction),
+            can_manage=manager(interaction), alone=all(o is None for o in others),
+        )  # fmt: skip
+        await answer(interaction, renewed)
+        return
     await deliver(
         interaction,
         await game_settings.settings(

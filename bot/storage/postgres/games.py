@@ -341,3 +341,18 @@ class Games(Part):
             return None
         self.db.woken([r["id"] for r in posts])
         return len(posts)
+
+    # --- the web page ---------------------------------------------------------------
+
+    async def page(self, game_id: int, fresh: str) -> str | None:
+        async with self.db.transaction() as conn:
+            await conn.execute(queries.PAGE_MADE, fresh, game_id)
+            page = await conn.fetchval(queries.PAGE, game_id)
+        return None if page is None else str(page)
+
+    async def renew_page(self, game_id: int, fresh: str) -> bool:
+        return await self.db.execute(queries.PAGE_RENEWED, fresh, game_id) == 1
+
+    async def game_by_page(self, token: str) -> GameRow | None:
+        row = await self.db.one(queries.BY_PAGE, token)
+        return convert.game(row) if row else None

@@ -293,6 +293,21 @@ class Games(Part):
             (before, *sqlite_params(shards)),
         )
 
+    # --- the web page ---------------------------------------------------------------
+
+    async def page(self, game_id: int, fresh: str) -> str | None:
+        async with self.db.transaction() as conn:
+            await conn.execute(qmarks(queries.PAGE_MADE), (fresh, game_id))
+            row = await fetch_one(conn, qmarks(queries.PAGE), (game_id,))
+        return None if row is None else str(row["page"])
+
+    async def renew_page(self, game_id: int, fresh: str) -> bool:
+        return await self.db.execute(qmarks(queries.PAGE_RENEWED), (fresh, game_id)) == 1
+
+    async def game_by_page(self, token: str) -> GameRow | None:
+        row = await self.db.one(qmarks(queries.BY_PAGE), (token,))
+        return convert.game(row) if row else None
+
     # --- moves ----------------------------------------------------------------------
 
     async def set_blocked(self, game_id: int, missing: str | None) -> bool:
