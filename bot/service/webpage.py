@@ -153,7 +153,7 @@ def log_lines(record: dict[str, Any], moved: int, names: Mapping[int, str]) -> l
             break
         seat, notation = int(moves[k - 1][0]), str(moves[k - 1][1])
         line = summary.summary_line(events, words=words)
-        lines.append(summary.plain(f"{k}. {names.get(seat, '?')} {notation} — {line}"))
+        lines.append(summary.plain(f"{names.get(seat, '?')} {notation} — {line}"))
     return lines
 
 
