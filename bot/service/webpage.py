@@ -41,6 +41,16 @@ WIDTHS = (480, 800, 1200, 1800)
 to a large screen at 2x; no other width is drawn (each costs a worker a while)."""
 
 
+Shown = GameRow
+"""A game a page shows (started: it has a record)."""
+
+
+async def shown(ctx: Context, token: str) -> Shown | None:
+    """The game whose page is at ``token`` (None: no game is there, or it has not started)."""
+    row = await ctx.storage.games.game_by_page(token)
+    return row if row is not None and row.record is not None else None
+
+
 class NoPages(CittaError):
     """The bot has no web server with a public address."""
 

@@ -17,7 +17,6 @@ from aiohttp import web
 import i18n
 from bot.service import webpage
 from bot.service.context import Context
-from bot.storage.rows import GameRow
 from bot.web import html
 from bot.web.guard import PAGE_CSP, POLICY
 from bot.web.live import Live
@@ -82,10 +81,10 @@ class Pages:
             raise web.HTTPServiceUnavailable(text="The bot is starting: try again in a moment.\n")
         return ctx
 
-    async def _game(self, request: web.Request) -> tuple[Context, GameRow]:
+    async def _game(self, request: web.Request) -> tuple[Context, webpage.Shown]:
         ctx = self._ctx()
-        row = await ctx.storage.games.game_by_page(request.match_info["token"])
-        if row is None or row.record is None:
+        row = await webpage.shown(ctx, request.match_info["token"])
+        if row is None:
             raise web.HTTPNotFound(text="There is no game at this address.\n")
         request[POLICY] = PAGE_CSP
         return ctx, row
