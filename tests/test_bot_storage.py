@@ -82,6 +82,9 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
     store = await open_storage(database)
     blob = "BYTEA" if isinstance(store, PostgresStorage) else "BLOB"
     undone = (
+        "DROP INDEX results_by_time",  # migration 16 (seasons)
+        "DROP TABLE seasons",
+        "DROP TABLE season_settings",
         "DROP INDEX games_by_page",  # migration 15
         "ALTER TABLE games DROP COLUMN page",
         *(f"ALTER TABLE players DROP COLUMN {c}" for c in ("digest_at", "digest_day", "next_ping")),  # 14

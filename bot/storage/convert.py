@@ -4,7 +4,9 @@ record are both read by column name (flags may be 0/1 or booleans; JSON comes as
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol
+from collections.abc import Sequence
+from itertools import groupby
+from typing import Any, Protocol, cast
 
 from bot.storage.rows import (
     Clock,
@@ -16,6 +18,9 @@ from bot.storage.rows import (
     Placing,
     Prefs,
     Rating,
+    Season,
+    SeasonLength,
+    SeasonSettings,
     SeatRow,
     Secret,
 )
@@ -131,3 +136,17 @@ def events_json(m: MoveRow) -> str:
         for e, (message, values) in zip(events, m.messages, strict=True):
             e |= {"message": message, "values": values}
     return json.dumps(events)
+
+
+def season(r: Row) -> Season:
+    return Season(r["guild"], r["number"], r["starts"], r["ends"], r["champion"], r["champion_name"],
+                  r["announced"])  # fmt: skip
+
+
+def settings(r: Row) -> SeasonSettings:
+    return SeasonSettings(r["guild"], cast(SeasonLength, r["length"]), r["channel"], r["language"])
+
+
+def by_game(rows: Sequence[Row]) -> list[list[Placing]]:
+    """Result rows (ordered by game end, game, seat) as each game's placings."""
+    return [[placing(r) for r in seats] for _, seats in groupby(rows, key=lambda r: r["game"])]

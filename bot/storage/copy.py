@@ -40,6 +40,7 @@ ORDER = {
     "games": ("id",), "seats": ("game", "seat"), "moves": ("game", "number"), "secrets": ("rowid",),
     "players": ("user_id",), "clocks": ("game", "seat"), "outbox": ("id",), "outbox_files": ("outbox",),
     "results": ("game", "seat"), "ratings": ("guild", "player"), "conduct": ("game", "at", "seat", "kind"),
+    "season_settings": ("guild",), "seasons": ("guild", "number"),
 }  # fmt: skip
 """The tables in the order they are copied (every reference points to an earlier one), with the
 order their rows are read in (``rowid``: the order stored, kept in PostgreSQL's ``id``)."""

@@ -18,6 +18,7 @@ from bot.storage.protocol import (
     MovesProtocol,
     OutboxProtocol,
     PlayersProtocol,
+    SeasonsProtocol,
 )
 
 
@@ -42,6 +43,7 @@ class Parts(Generic[DB]):
     def __init__(
         self, db: DB, games: GamesProtocol, moves: MovesProtocol, players: PlayersProtocol,
         clocks: ClocksProtocol, outbox: OutboxProtocol, claims: ClaimsProtocol, history: HistoryProtocol,
+        seasons: SeasonsProtocol,
     ) -> None:  # fmt: skip
         self.db = db
         self.games = games
@@ -51,6 +53,7 @@ class Parts(Generic[DB]):
         self.outbox = outbox
         self.claims = claims
         self.history = history
+        self.seasons = seasons
 
     @property
     def on_enqueue(self) -> Callable[[], None] | None:

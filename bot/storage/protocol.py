@@ -1,6 +1,7 @@
 """The storage interface: every query the service layer and the delivery make, by part — the
 games (`GamesProtocol`), the players (`PlayersProtocol`), the clocks (`ClocksProtocol`), the
-outbox (`OutboxProtocol`), the claims (`ClaimsProtocol`), the history (`HistoryProtocol`) —
+outbox (`OutboxProtocol`), the claims (`ClaimsProtocol`), the history (`HistoryProtocol`), the
+seasons (`SeasonsProtocol`) —
 gathered in `StorageProtocol`, which both backends implement (SQLite in `bot.storage.sqlite`,
 PostgreSQL in `bot.storage.postgres`); `bot.storage.open_storage` picks one from ``CITTA_DB``.
 
@@ -52,15 +53,16 @@ from bot.storage.rows import (
     Secret,
     Standing,
 )
+from bot.storage.seasons_protocol import SeasonsProtocol
 from bot.storage.shards import Shards
 
-__all__ = ["ClaimsProtocol", "OutboxProtocol"]  # defined beside: the delivery's parts
+__all__ = ["ClaimsProtocol", "OutboxProtocol", "SeasonsProtocol"]  # defined beside: the delivery's, seasons
 
 OPEN = ("lobby", "active")
 """The statuses of a game that holds its channel."""
 MISSING = "missing "
 """How the error of a post waiting for a permission begins (`OutboxProtocol.unblock` finds them)."""
-PARTS = ("games", "moves", "players", "clocks", "outbox", "claims", "history")
+PARTS = ("games", "moves", "players", "clocks", "outbox", "claims", "history", "seasons")
 """The parts of a storage, as `StorageProtocol` names them."""
 
 
@@ -347,6 +349,7 @@ class StorageProtocol(Protocol):
     outbox: OutboxProtocol
     claims: ClaimsProtocol
     history: HistoryProtocol
+    seasons: SeasonsProtocol
 
     on_enqueue: Callable[[], None] | None
     """Called once after each committed transaction that stored announcements (or moved them to

@@ -251,3 +251,30 @@ PAGE_MADE = "UPDATE games SET page = $1 WHERE id = $2 AND page IS NULL"
 PAGE = "SELECT page FROM games WHERE id = $1"
 PAGE_RENEWED = "UPDATE games SET page = $1 WHERE id = $2"
 BY_PAGE = "SELECT * FROM games WHERE page = $1"
+
+SEASON_SETTINGS = "SELECT * FROM season_settings WHERE guild = $1"
+SET_SEASONS = (
+    "INSERT INTO season_settings (guild, length, channel, language) VALUES ($1, $2, $3, $4) "
+    "ON CONFLICT (guild) DO UPDATE SET length = excluded.length, channel = excluded.channel, "
+    "language = excluded.language"
+)
+RUNNING_SEASON = "SELECT * FROM seasons WHERE guild = $1 AND announced IS NULL"
+DROP_RUNNING = "DELETE FROM seasons WHERE guild = $1 AND announced IS NULL"
+NEW_SEASON = (
+    "INSERT INTO seasons (guild, number, starts, ends) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING"
+)
+"""Start a season, unless the server has one running (or one of that number) already: of two at once,
+one is stored."""
+CLOSE_SEASON = (
+    "UPDATE seasons SET champion = $1, champion_name = $2, announced = $3 "
+    "WHERE guild = $4 AND number = $5 AND announced IS NULL"
+)
+"""End a running season (once: a season already announced is left as it is)."""
+PAST_SEASONS = "SELECT * FROM seasons WHERE guild = $1 AND announced IS NOT NULL ORDER BY number DESC"
+TITLES = "SELECT * FROM seasons WHERE guild = $1 AND champion = $2 AND announced IS NOT NULL ORDER BY number"
+SEASON_RESULTS = (
+    "SELECT * FROM results WHERE guild = $1 AND ended_at >= $2 AND ended_at < $3 "
+    "ORDER BY ended_at, game, seat"
+)
+"""The seats of the games of a server finished in a season, in the order the games ended."""
+DUE_SEASONS = "SELECT * FROM seasons WHERE announced IS NULL AND ends <= {now} AND {on_shards} ORDER BY guild"

@@ -344,3 +344,32 @@ class TooManyLobbies(Exception):
 LobbyView = Callable[[GameRow, list[SeatRow]], "Message"]
 """The lobby's message as its game and seats show it (`bot.service.lobby.view`): a lobby change given
 one stores with it the edit of the lobby's message (when known: `GameRow.lobby_message`)."""
+
+
+SeasonLength = Literal["month", "quarter", "off"]
+
+
+@dataclass(frozen=True)
+class SeasonSettings:
+    """A server's seasons as its admins set them (`/citta-server season`): their ``length`` (``off``:
+    no more seasons), the ``channel`` the champion is announced in, and the ``language`` of it."""
+
+    guild: int
+    length: SeasonLength
+    channel: int
+    language: str
+
+
+@dataclass(frozen=True)
+class Season:
+    """One season of a server: its ``number`` (from 1), the games finished from ``starts`` until before
+    ``ends`` count; once over, when it was ``announced`` and its ``champion`` (rating key and name;
+    None: nobody qualified)."""
+
+    guild: int
+    number: int
+    starts: int
+    ends: int
+    champion: str | None = None
+    champion_name: str | None = None
+    announced: int | None = None

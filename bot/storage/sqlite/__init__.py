@@ -4,9 +4,9 @@ the numbered files in ``migrations/``, applied in order at start-up and remember
 
 One connection is shared by the parts — games and seats (`games`), the move log (`moves`),
 preferences and seats (`players`), clocks (`clocks`), the outbox (`outbox`), the claims
-(`claims`), the history (`history`) — with a lock that every query holds, so a transaction is
-never interleaved with another query (`base`); each move is one transaction guarded by a
-version check (`moves.Moves.commit_moves`).
+(`claims`), the history (`history`), the seasons (`seasons`) — with a lock that every query
+holds, so a transaction is never interleaved with another query (`base`); each move is one
+transaction guarded by a version check (`moves.Moves.commit_moves`).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from bot.storage.sqlite.history import History
 from bot.storage.sqlite.moves import Moves
 from bot.storage.sqlite.outbox import Outbox
 from bot.storage.sqlite.players import Players
+from bot.storage.sqlite.seasons import Seasons
 
 __all__ = ["MIGRATIONS", "Storage", "migration_files"]
 
@@ -32,7 +33,15 @@ class Storage(Parts[Database]):
 
     def __init__(self, db: Database) -> None:
         super().__init__(
-            db, Games(db), Moves(db), Players(db), Clocks(db), Outbox(db), Claims(db), History(db)
+            db,
+            Games(db),
+            Moves(db),
+            Players(db),
+            Clocks(db),
+            Outbox(db),
+            Claims(db),
+            History(db),
+            Seasons(db),
         )
 
     @classmethod

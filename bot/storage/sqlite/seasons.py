@@ -1,0 +1,73 @@
+"""A server's seasons in SQLite (see `bot.storage.seasons_protocol`): the settings its admins chose,
+its seasons, and the results of a season's games. `close` ends a season, stores the post that
+announces it and starts the next in one transaction, once."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.results import Post
+from bot.storage import queries
+from bot.storage.convert import by_game, season, settings
+from bot.storage.queries import qmarks
+from bot.storage.rows import Placing, Season, SeasonSettings
+from bot.storage.shards import Shards, sqlite_params
+from bot.storage.shards import sqlite_on_shards as on_shards
+from bot.storage.sqlite.base import Part, fetch_one
+from bot.storage.sqlite.outbox import store_posts
+
+DUE = queries.DUE_SEASONS.format(now="?", on_shards=on_shards("guild"))
+
+
+class Seasons(Part):
+    """Queries of the seasons (see `bot.storage.seasons_protocol.SeasonsProtocol`)."""
+
+    async def settings(self, guild: int) -> SeasonSettings | None:
+        r = await self.db.one(qmarks(queries.SEASON_SETTINGS), (guild,))
+        return settings(r) if r else None
+
+    async def configure(self, settings: SeasonSettings, opening: Season | None) -> Season | None:
+        s = settings
+        async with self.db.transaction() as conn:
+            await conn.execute(qmarks(queries.SET_SEASONS), (s.guild, s.length, s.channel, s.language))
+            if s.length == "off":
+                await conn.execute(qmarks(queries.DROP_RUNNING), (s.guild,))
+                return None
+            if opening is not None:
+                o = opening
+                await conn.execute(qmarks(queries.NEW_SEASON), (o.guild, o.number, o.starts, o.ends))
+            running = await fetch_one(conn, qmarks(queries.RUNNING_SEASON), (s.guild,))
+            return season(running) if running is not None else None
+
+    async def running(self, guild: int) -> Season | None:
+        r = await self.db.one(qmarks(queries.RUNNING_SEASON), (guild,))
+        return season(r) if r else None
+
+    async def due(self, now: int, shards: Shards | None = None) -> list[Season]:
+        return [season(r) for r in await self.db.all(DUE, (now, *sqlite_params(shards)))]
+
+    async def close(
+        self, season: Season, *, champion: str | None, name: str | None, posts: Sequence[Post],
+        now: int, following: Season | None,
+    ) -> list[int] | None:  # fmt: skip
+        async with self.db.transaction() as conn:
+            cur = await conn.execute(
+                qmarks(queries.CLOSE_SEASON), (champion, name, now, season.guild, season.number)
+            )
+            if cur.rowcount != 1:
+                return None
+            if following is not None:
+                f = following
+                await conn.execute(qmarks(queries.NEW_SEASON), (f.guild, f.number, f.starts, f.ends))
+            ids = await store_posts(conn, None, posts, now)
+        self.db.woken(ids)
+        return ids
+
+    async def past(self, guild: int) -> list[Season]:
+        return [season(r) for r in await self.db.all(qmarks(queries.PAST_SEASONS), (guild,))]
+
+    async def titles(self, guild: int, player: str) -> list[Season]:
+        return [season(r) for r in await self.db.all(qmarks(queries.TITLES), (guild, player))]
+
+    async def results(self, guild: int, starts: int, ends: int) -> list[list[Placing]]:
+        return by_game(await self.db.all(qmarks(queries.SEASON_RESULTS), (guild, starts, ends)))
