@@ -11,7 +11,7 @@ from collections import Counter
 from bot.errors import NoGame, NotAllowed
 from bot.ids import custom_id, review_game_id
 from bot.results import Button, Message, Option, Select, User
-from bot.service import reliability
+from bot.service import reliability, seasons
 from bot.service.context import Context
 from bot.service.ending import replay_message
 from bot.service.history import favourite, number, signed
@@ -137,7 +137,8 @@ async def stats(ctx: Context, guild: int, user: User) -> Message:
         + (_("Favourite building: {building} ({count} built).", building=_(fav), count=built[fav]) if fav
            else _("No building built yet.")),
     ]  # fmt: skip
-    return Message("\n".join([*lines, *pace]), ephemeral=True)
+    titles = await seasons.titles(ctx, guild, user.id)
+    return Message("\n".join([*lines, *([titles] if titles else []), *pace]), ephemeral=True)
 
 
 async def shown_games(ctx: Context, guild: int, viewer: Viewer) -> list[Finished]:

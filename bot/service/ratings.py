@@ -56,10 +56,16 @@ def ranks(standings: list[Standing]) -> list[int]:
 def rate(standings: list[Standing], before: dict[str, Rating]) -> dict[str, Rating]:
     """The new rating of every player of a finished game (``before``: their ratings now; a
     player missing from it starts at the default)."""
-    start = [before.get(s.player, Rating()) for s in standings]
+    return rate_places([s.player for s in standings], ranks(standings), before)
+
+
+def rate_places(players: list[str], places: list[int], before: dict[str, Rating]) -> dict[str, Rating]:
+    """The new rating of every player of a game whose seats (their rating keys ``players``) finished
+    at ``places`` (1 = first), from ``before`` (a player missing from it starts at the default)."""
+    start = [before.get(p, Rating()) for p in players]
     teams = [[MODEL.rating(mu=r.mu, sigma=r.sigma)] for r in start]
-    rated = MODEL.rate(teams, ranks=[float(r) for r in ranks(standings)])
+    rated = MODEL.rate(teams, ranks=[float(r) for r in places])
     updates: dict[str, list[Rating]] = defaultdict(list)
-    for s, [new] in zip(standings, rated, strict=True):
-        updates[s.player].append(Rating(new.mu, new.sigma))
+    for p, [new] in zip(players, rated, strict=True):
+        updates[p].append(Rating(new.mu, new.sigma))
     return {p: Rating(fmean(r.mu for r in rs), fmean(r.sigma for r in rs)) for p, rs in updates.items()}

@@ -10,7 +10,9 @@ change it announces, and the outbox sends it. The steps, in order:
 3. `replays`: the replays of finished games that a stop interrupted (`bot.service.ending`);
 4. `stale.sweep`: once an hour, close the lobbies left alone for days and forget closed ones
    (`bot.service.stale`);
-5. `digest.send_due`: the daily digests whose time has come (`bot.service.digest`).
+5. `digest.send_due`: the daily digests whose time has come (`bot.service.digest`);
+6. `seasons.close_due`: the seasons whose time is up end, their champions announced once, and the
+   next ones start (`bot.service.seasons`).
 
 When the database fails (`bot.errors.StorageUnavailable`) the tick stops where it is and raises it:
 what it did not do, the next tick does.
@@ -22,7 +24,7 @@ import logging
 
 from bot.errors import StorageUnavailable
 from bot.results import Post
-from bot.service import digest, reminders, stale
+from bot.service import digest, reminders, seasons, stale
 from bot.service.context import Context
 from bot.service.ending import post_replay
 
@@ -40,6 +42,7 @@ async def tick(ctx: Context) -> list[Post]:
     await replays(ctx)
     await stale.sweep(ctx)
     await digest.send_due(ctx)
+    await seasons.close_due(ctx)
     return posts
 
 

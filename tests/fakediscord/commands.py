@@ -47,6 +47,20 @@ def check_context(cmd: Command, context: int, installed: bool) -> None:
         )
 
 
+def check_permissions(cmd: Command, context: int, member: int) -> None:
+    """Raise as Discord does not offer ``cmd`` to a server member who lacks its
+    ``default_member_permissions`` (``member``: their permissions in the server, the @everyone role's
+    and their role's): an administrator has them all; ``"0"`` is for administrators only; unset (null)
+    is for everyone. (The overrides an admin may set in the server's Integrations settings are not
+    modelled.)"""
+    wanted = cmd.data.get("default_member_permissions")
+    if context != GUILD or wanted is None or member & perms.ADMINISTRATOR:
+        return
+    bits = int(wanted)
+    if bits == 0 or member & bits != bits:
+        raise FakeDiscordError(f"/{cmd.name} is not offered to a member without permissions {bits}")
+
+
 def command_data(
     commands: dict[str, Command],
     command: str,

@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 
 import discord
 
-from . import payloads
-from .commands import check_context, command_data, context_of
+from . import payloads, perms
+from .commands import check_context, check_permissions, command_data, context_of
 from .models import (
     FORUM,
     GROUP_DM,
@@ -351,6 +351,8 @@ class FakeDiscord(FakeWorld):
         context = context_of(channel, user)
         if kind in (2, 4):
             check_context(self.commands[data["name"]], context, user.id in self.store.installed_by)
+            member = perms.EVERYONE | self.store.role(channel, user)
+            check_permissions(self.commands[data["name"]], context, member)
         rec = InteractionRecord(
             payloads.snowflake(),
             "itoken-" + secrets.token_urlsafe(24),

@@ -1,0 +1,63 @@
+"""``/citta-server season`` and ``/citta-season leaderboard|past``: a server's seasons
+(`bot.service.seasons`). Two top-level commands of their own (docs/commands.md): ``/citta-server``,
+the server's settings, is seen only by members who may manage the server (Discord's
+``default_member_permissions``: Discord itself neither offers nor runs it for anyone else, and the
+admins may widen it in the server's Integrations settings); ``/citta-season`` is everyone's. Both run
+in servers only; every answer is private."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+
+import i18n
+from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, ctx, guild
+from bot.client.replies import answer
+from bot.service import seasons
+
+server = app_commands.Group(
+    name="citta-server", description=_("This server's settings for La Città (its admins only)"),
+    guild_only=True, default_permissions=discord.Permissions(manage_guild=True),
+)  # fmt: skip
+"""``/citta-server``: the server's own settings, for those who may manage it."""
+season = app_commands.Group(
+    name="citta-season", description=_("This season's leaderboard and the past seasons' champions"),
+    guild_only=True,
+)  # fmt: skip
+"""``/citta-season``: the server's seasons, for everyone."""
+LENGTH_CHOICES = [
+    app_commands.Choice(name=_("a calendar month"), value="month"),
+    app_commands.Choice(name=_("a calendar quarter"), value="quarter"),
+    app_commands.Choice(name=_("off"), value="off"),
+]
+
+
+@server.command(name="season", description=_("Run seasons here: their length, the champion's channel"))
+@app_commands.describe(
+    length=_("how long a season lasts (UTC), or off"),
+    channel=_("where each season's champion is announced (default: this channel)"),
+    language=_("the language of the announcements (default: the server's)"),
+)
+@app_commands.choices(length=LENGTH_CHOICES, language=LANGUAGE_CHOICES)
+async def configure(
+    interaction: Interaction,
+    length: str,
+    channel: discord.TextChannel | None = None,
+    language: str | None = None,
+) -> None:
+    where = channel.id if channel is not None else interaction.channel_id or 0
+    chosen = i18n.choose(language, str(interaction.guild_locale or ""), str(interaction.locale))
+    done = await seasons.configure(ctx(interaction), guild(interaction), length, where, chosen)
+    await answer(interaction, done)
+
+
+@season.command(name="leaderboard", description=_("This season's best rated players, and your place"))
+async def leaderboard(interaction: Interaction) -> None:
+    shown = await seasons.leaderboard(ctx(interaction), guild(interaction), interaction.user.id)
+    await answer(interaction, shown)
+
+
+@season.command(name="past", description=_("This server's past seasons and their champions"))
+async def past(interaction: Interaction) -> None:
+    await answer(interaction, await seasons.past(ctx(interaction), guild(interaction)))
