@@ -14,6 +14,8 @@ from bot.storage.rows import Season, SeasonSettings
 from bot.storage.shards import Shards, shard_of
 
 GUILD = 2**55
+HALL = 1575893277096280073
+"""A channel's id as Discord gives them (past 32 bits)."""
 
 
 async def test_a_season_is_configured_closed_once_with_its_post_and_followed_by_the_next(
@@ -21,7 +23,7 @@ async def test_a_season_is_configured_closed_once_with_its_post_and_followed_by_
 ) -> None:
     assert await store.seasons.settings(GUILD) is None and await store.seasons.running(GUILD) is None
     first = Season(GUILD, 1, 100, 200)
-    monthly = SeasonSettings(GUILD, "month", CHANNEL, "de")
+    monthly = SeasonSettings(GUILD, "month", HALL, "de")
     assert await store.seasons.configure(monthly, first) == first
     assert await store.seasons.settings(GUILD) == monthly
     again = await store.seasons.configure(

@@ -4,7 +4,7 @@
 CREATE TABLE season_settings (
     guild    BIGINT PRIMARY KEY,
     length   TEXT    NOT NULL CHECK (length IN ('month', 'quarter', 'off')),
-    channel  INTEGER NOT NULL,                 -- where the champion is announced
+    channel  BIGINT  NOT NULL,                 -- where the champion is announced
     language TEXT    NOT NULL
 );
 
