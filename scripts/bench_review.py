@@ -30,6 +30,7 @@ from bot.service import advance as svc_advance
 from bot.service import lobby as svc_lobby
 from bot.service import review as svc_review
 from bot.service.context import Context
+from bot.service.limits import RATES, Limits, Rate
 from bot.service.visible import Viewer
 from bot.service.workers import ProcessWorkers
 from bot.storage.rows import GameRow
@@ -60,6 +61,7 @@ async def main(players: int, count: int) -> None:
     await workers.start()
     with tempfile.TemporaryDirectory() as tmp:
         svc = await Context.open(Path(tmp) / "bench.db", workers=workers)
+        svc.limits = Limits({**RATES, "review": Rate(10**6, 0.001)})  # the steps as fast as they come
         game_id = await finished_game(svc, players)
         row = await svc.storage.games.game(game_id)
         assert row is not None and row.record is not None
