@@ -35,6 +35,8 @@ class Button:
     label: str
     custom_id: str
     style: Style = "secondary"
+    url: str | None = None
+    """A link button's address (Discord opens it; no ``custom_id``, nothing reaches the bot)."""
 
 
 @dataclass(frozen=True)

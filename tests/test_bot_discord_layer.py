@@ -151,3 +151,17 @@ def test_the_sender_alone_sends_each_button_as_its_kinds_class() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 0 and done.stdout.strip() == "OpenPanel", done.stderr
+
+
+def test_a_link_button_is_sent_as_a_link_and_kept_through_the_outbox() -> None:
+    from bot.client.layout import message_kwargs
+    from bot.results import Button, Message, Post
+    from bot.storage import envelope
+
+    link = Button("🌐 Live page", "", "secondary", "https://citta.example.org/g/abc")
+    msg = Message("a move", buttons=(Button("🎲", custom_id(1, 2, None, "panel")), link))
+    [panel, sent] = message_kwargs(msg)["view"].children
+    assert sent.url == link.url and sent.style is discord.ButtonStyle.link and sent.custom_id is None
+    assert panel.custom_id == "citta:1:2:-:panel"
+    payload, image = envelope.dump(Post(5, msg))
+    assert envelope.load(5, payload, image).message == msg

@@ -39,7 +39,9 @@ ITEMS: dict[str, Callable[[discord.ui.Item[Any]], discord.ui.Item[Any]]] = {}
 
 
 def button_item(b: Button) -> discord.ui.Item[Any]:
-    """The button ``b`` as the class of its kind."""
+    """The button ``b`` as the class of its kind (a link button as itself: Discord opens its address)."""
+    if b.url is not None:
+        return discord.ui.Button(label=b.label, url=b.url, style=discord.ButtonStyle.link)
     base: discord.ui.Button[Any] = discord.ui.Button(
         label=b.label, custom_id=b.custom_id, style=STYLES[b.style]
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import i18n
 from bot.ids import custom_id
 from bot.results import PEEK_LABEL, Button, DirectMessage, Drawing, Message, Outcome, Picture, Post, unreached
-from bot.service import clock, ending, pictures, summary
+from bot.service import clock, ending, page_address, pictures, summary
 from bot.service.computer import plan_moves, played_for
 from bot.service.context import Context
 from bot.service.drawings import new_key
@@ -23,7 +23,10 @@ from bot.service.next_up import heads_up
 from bot.service.standing import standing
 from bot.storage.rows import Clock, GameRow, MoveRow, SeatRow, Secret
 from engine import Action, Event, Game
-from i18n import _
+from i18n import N_, _
+
+PAGE_LABEL = N_("🌐 Live page")
+"""The turn post's link to the game's web page."""
 
 ATTEMPTS = 3
 """How often a change is tried on a newer position when another change got in first."""
@@ -237,6 +240,12 @@ async def direct(
     return tuple(dms)
 
 
+async def page_link(ctx: Context, game_id: int) -> tuple[Button, ...]:
+    """🌐: a link button to the game's web page, when the bot has one (``CITTA_WEB_URL``)."""
+    url = await page_address.address(ctx, game_id)
+    return () if url is None else (Button(_(PAGE_LABEL), "", "secondary", url),)
+
+
 async def announce(
     ctx: Context,
     game_id: int,
@@ -280,6 +289,6 @@ async def announce(
         "\n".join(t for t in (body, nxt, numbers) if t),
         pictures=drawn,
         mentions=pinged,
-        buttons=summary.decision_buttons(game, game_id, version, names, bots),
+        buttons=summary.decision_buttons(game, game_id, version, names, bots, await page_link(ctx, game_id)),
         drawing=drawing,
     )

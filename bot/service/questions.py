@@ -6,7 +6,7 @@ from __future__ import annotations
 import i18n
 from bot.errors import NoGame
 from bot.results import Message
-from bot.service import clock, pictures, summary, webpage
+from bot.service import clock, page_address, pictures, summary
 from bot.service.context import Context
 from bot.service.holders import known_peek, since_held
 from bot.service.lookup import game_row, seat_of
@@ -48,7 +48,7 @@ async def status(
     users = {s.seat: s.user_id for s in seats}
     head = _("Game {game} ({setup}; {players}). {when}.", game=row.id, setup=setup, players=listing,
              when=summary.when(game.view(None)))  # fmt: skip
-    page = await webpage.address(ctx, row.id)
+    page = await page_address.address(ctx, row.id)
     if page is not None:  # the answer is private: the address is for whoever the asker shares it with
         head += "\n" + _("🌐 The game's page, to watch it in a browser: {url}", url=page)
     if row.paused is not None:

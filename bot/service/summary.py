@@ -192,16 +192,18 @@ def _candidates(game: Game, seat: int) -> list[Action]:
 
 
 def decision_buttons(
-    game: Game, game_id: int, version: int, names: dict[int, str], bots: Collection[int] = ()
-) -> tuple[Button, ...]:
+    game: Game, game_id: int, version: int, names: dict[int, str], bots: Collection[int] = (),
+    links: tuple[Button, ...] = (),
+) -> tuple[Button, ...]:  # fmt: skip
     """The 🎲 button that opens a player's private panel (every move by taps), then quick
     buttons for the pending decisions: at most 5 per seat, each for its seat only; none for the seats
     of ``bots`` (computer players, resigned players: the bot answers them). Last, 🔎: the presser's
-    review of the game at this position (`bot.service.review`). 25 in all at most."""
+    review of the game at this position (`bot.service.review`), then ``links`` (the game's web page).
+    25 in all at most."""
     review = Button(_(REVIEW_LABEL), review_at_id(game_id, game.moves_played))
     seats = [s for s in game.pending_seats() if s not in bots]
     if game.is_over or not seats:
-        return (review,)
+        return (review, *links)
     buttons: list[Button] = [Button(_(PANEL_LABEL), custom_id(game_id, version, None, "panel"), "success")]
     for seat in seats:
         prefix = f"{names[seat]}: " if len(seats) > 1 else ""
@@ -213,12 +215,12 @@ def decision_buttons(
                 cid = custom_id(game_id, version, seat, move=str(a))
             except ValueError:
                 continue  # too long for a button: type it with /citta play
-            if len(buttons) + len(row) >= MAX_BUTTONS - 1:  # (and the review's)
+            if len(buttons) + len(row) >= MAX_BUTTONS - 1 - len(links):  # (and the review's, the links)
                 break
             label = _label(describe(game, seat, a, words=i18n.current()), prefix)
             row.append(Button(label, cid, "secondary" if a.verb in ("gold", "pass") else "primary"))
         buttons.extend(row)
-    return (*buttons, review)
+    return (*buttons, review, *links)
 
 
 def peek_text(view: View, drawn: Sequence[str]) -> str:

@@ -3,9 +3,10 @@ what the page shows at a move — the web server (`bot.web.page`) only lays it o
 
 **Decisions.**
 
-- The address is ``{CITTA_WEB_URL}/g/{token}``, the token `secrets.token_urlsafe` of `TOKEN_BYTES`
-  (192 random bits), made on first need (the first link to the page, or a renewal) and stored
-  with the game (`GamesProtocol.page`); renewing it (`renew`: the host or a member with Manage
+- The address is ``{CITTA_WEB_URL}/g/{token}``, the token `secrets.token_urlsafe` of
+  `bot.service.page_address.TOKEN_BYTES` (192 random bits), made on first need (the first link to
+  the page — a turn post's 🌐 —, or a renewal) and stored with the game (`GamesProtocol.page`);
+  renewing it (`renew`: the host or a member with Manage
   Server) ends the old address at once. Whoever has the address may watch the game: that is what
   the page is for, so it shows what a spectator may see and never more (`Spot`).
 - What a spectator may see is the review's (`bot.service.review.position` with no seat): a
@@ -17,7 +18,6 @@ what the page shows at a move — the web server (`bot.web.page`) only lays it o
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,13 +29,12 @@ from bot.service import clock, pictures, review, summary
 from bot.service.context import Context
 from bot.service.describe import position_words
 from bot.service.lookup import game_row
+from bot.service.page_address import fresh_token, url_of
 from bot.service.positions import restore
 from bot.storage.rows import GameRow, SeatRow
 from engine import Game
 from i18n import _
 
-TOKEN_BYTES = 24
-"""The token's random bytes: 192 bits, 32 characters of URL-safe base64."""
 WIDTHS = (480, 800, 1200, 1800)
 """The widths (pixels) the board is drawn at for the page's ``srcset``: a phone's screen at 1x
 to a large screen at 2x; no other width is drawn (each costs a worker a while)."""
@@ -53,25 +52,6 @@ async def shown(ctx: Context, token: str) -> Shown | None:
 
 class NoPages(CittaError):
     """The bot has no web server with a public address."""
-
-
-def fresh_token() -> str:
-    """A new page token."""
-    return secrets.token_urlsafe(TOKEN_BYTES)
-
-
-def url_of(ctx: Context, token: str) -> str:
-    """The page's full address (``ctx.web_url`` set)."""
-    return f"{ctx.web_url}/g/{token}"
-
-
-async def address(ctx: Context, game_id: int) -> str | None:
-    """The game's page address, its token made on first need (None: no ``CITTA_WEB_URL``, or no
-    such game)."""
-    if ctx.web_url is None:
-        return None
-    token = await ctx.storage.games.page(game_id, fresh_token())
-    return None if token is None else url_of(ctx, token)
 
 
 async def renew(ctx: Context, user_id: int, *, channel: int, can_manage: bool, alone: bool = True) -> Message:

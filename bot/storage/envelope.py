@@ -34,7 +34,8 @@ from bot.results import Button, DirectMessage, Drawing, Message, Outcome, Pictur
 
 
 def _button(b: Button) -> dict[str, str]:
-    return {"label": b.label, "custom_id": b.custom_id, "style": b.style}
+    link = {} if b.url is None else {"url": b.url}
+    return {"label": b.label, "custom_id": b.custom_id, "style": b.style, **link}
 
 
 def _message(m: Message) -> dict[str, Any]:
@@ -66,7 +67,7 @@ def _pictures(listed: list[dict[str, Any]], blob: bytes | None) -> tuple[Picture
 
 
 def _load_button(d: dict[str, Any]) -> Button:
-    return Button(d["label"], d["custom_id"], d["style"])
+    return Button(d["label"], d["custom_id"], d["style"], d.get("url"))  # (no url: stored before links)
 
 
 def _load_drawing(d: dict[str, Any]) -> Drawing:
