@@ -9,6 +9,7 @@ from functools import cache
 
 import pytest
 from scenario import Scenario
+from test_ai_strong import level_end
 from twins import positions, twin
 
 from engine import Action, Game, Record
@@ -23,22 +24,6 @@ from engine.state import GameState
 def small_search(monkeypatch: pytest.MonkeyPatch) -> None:
     """The strong player's smallest budget (2 candidates, 1 sample) keeps tests fast."""
     monkeypatch.setattr(search, "MOVE_LIMIT", 0)
-
-
-def level_end() -> Game:
-    """Year 6, P0's last turn: both at 6 VP, no move adds one, P1 has 1 gold and P0 none; gold
-    wins P0 the tie-break (the position of tests/test_ai_strong.py)."""
-    sc = Scenario()
-    for castle in ("K6", "I13"):
-        sc.hex_terrain(castle, ("farmland", 3), ("farmland", 3))
-    sc.city(0, "K6", 4, [("statue", "L7"), ("market", "J6")])
-    sc.city(1, "I13", 4, [("statue", "J13"), ("market", "H13")])
-    sc.row("poll", "bread", "palace", "hospital", "bath", "cathedral", "university")
-    sc.voice("culture", "culture", "health", "health")
-    sc.turn(0, year=6, last=True)
-    sc.state.players[0].founded_this_year = True
-    sc.state.players[0].gold, sc.state.players[1].gold = 0, 1
-    return sc.game()
 
 
 def facing_schools() -> Game:
