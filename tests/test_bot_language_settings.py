@@ -9,7 +9,7 @@ import pytest
 from test_bot_support import CHANNEL, GUILD, MIDNIGHT, PLAYERS, Table, current
 
 import i18n
-from bot.client.commands.table import game_language
+from bot.client.commands.base import game_language
 from bot.errors import LobbyError
 from bot.service import absence as svc_absence
 from bot.service import lobby as svc_lobby

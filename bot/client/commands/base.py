@@ -31,6 +31,12 @@ LANGUAGE_CHOICES = [app_commands.Choice(name=i18n.NAMES[code], value=code) for c
 """Each language by its own name (the same for every reader)."""
 
 
+def game_language(chosen: str | None, server: str | None, client: str | None) -> str:
+    """The language of what a channel reads (a new game's posts, a season's announcements): the one
+    chosen, else the server's (when we speak it), else the asker's client's, else English."""
+    return i18n.choose(chosen, server, client)
+
+
 def ctx(interaction: Interaction) -> Context:
     return context_of(interaction)
 

@@ -11,8 +11,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-import i18n
-from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, ctx, guild
+from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, ctx, game_language, guild
 from bot.client.replies import answer
 from bot.service import seasons
 
@@ -47,7 +46,7 @@ async def configure(
     language: str | None = None,
 ) -> None:
     where = channel.id if channel is not None else interaction.channel_id or 0
-    chosen = i18n.choose(language, str(interaction.guild_locale or ""), str(interaction.locale))
+    chosen = game_language(language, str(interaction.guild_locale or ""), str(interaction.locale))
     done = await seasons.configure(ctx(interaction), guild(interaction), length, where, chosen)
     await answer(interaction, done)
 

@@ -7,13 +7,13 @@ import logging
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-import i18n
 from bot.client.commands.base import (
     LANGUAGE_CHOICES,
     Interaction,
     channel,
     citta,
     ctx,
+    game_language,
     manager,
     thinking,
     user,
@@ -32,12 +32,6 @@ SETUP_CHOICES = [
     app_commands.Choice(name=_("beginner"), value="beginner"),
     app_commands.Choice(name=_("experienced"), value="experienced"),
 ]
-
-
-def game_language(chosen: str | None, server: str | None, client: str | None) -> str:
-    """The language of a new game's posts: the one chosen, else the server's (when we speak it),
-    else the opener's client's, else English."""
-    return i18n.choose(chosen, server, client)
 
 
 @citta.command(description=_("Open a new game of La Città in this channel"))
