@@ -21,7 +21,8 @@ import pytest
 import i18n
 from engine import Action, Event, Game, IllegalMove
 from engine.actions import VERBS
-from engine.ai.hint import _why, voice_reason
+from engine.ai.reasons import _why
+from engine.ai.voice_words import voice_reason
 from engine.board import BOARD
 from engine.components import BUILDINGS, CITY_NAMES, SERVICES
 from engine.describe import MAX_LEN, describe

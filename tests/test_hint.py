@@ -32,7 +32,8 @@ from bot.service.hint import hint_of
 from bot.service.workers import ThreadWorkers
 from engine import Action, Game
 from engine.ai import choose
-from engine.ai.hint import hint, voice_reason
+from engine.ai.hint import hint
+from engine.ai.voice_words import voice_reason
 from engine.components import CITY_NAMES
 
 __all__ = ["fake_discord"]

@@ -45,7 +45,7 @@ from ..actions import Action
 from ..game import Game, Record
 from ..words import ENGLISH, Words
 from . import position_rng
-from .hint import reason
+from .reasons import reason
 from .search import MAX_SAMPLES, search
 
 GAME_SAMPLES = 2
@@ -72,7 +72,7 @@ class Judgement:
     samples: int
     """The sampled states the values are means over (0 when nothing was played out)."""
     why: str
-    """Why ``best``, in a clause (`hint.reason`), in the language asked; "" when nothing particular."""
+    """Why ``best``, in a clause (`reasons.reason`), in the language asked; "" when nothing particular."""
 
     @property
     def agrees(self) -> bool:
