@@ -7,7 +7,7 @@ from PIL import Image
 from engine.board import BOARD
 from engine.views import CityView, View
 
-from . import fonts, sprites
+from . import captions, fonts, sprites
 from .badges import citizens_tag, place_badges
 from .geometry import Geometry
 from .icons import caption
@@ -70,8 +70,8 @@ def _markers(img: Image.Image, g: Geometry, c: CityView, detail: bool) -> None:
         x, y = g.center(b.hex)
         if detail:
             word = caption(b.kind)
-            label = sprites.caption(word, r, sprites.caption_size(word, r))
-            sprites.paste(img, label, (x, y + r * sprites.CAPTION_Y))
+            label = captions.caption(word, r, captions.caption_size(word, r))
+            sprites.paste(img, label, (x, y + r * captions.CAPTION_Y))
         if b.harvest:
             # Rich Harvest: a notable on the farm doubles its food this year.
             sprites.paste(img, sprites.star(r * 1.0), (x - r * 0.5, y - r * 0.6))

@@ -10,7 +10,7 @@ from PIL import Image
 from engine.board import BOARD
 from engine.components import POLITICS_TITLES
 
-from . import closeup, fonts, sprites, stash
+from . import captions, closeup, fonts, sprites, stash
 from .cards import card_sprite
 from .closeup import closeup_regions, draw_closeup
 from .compose import render_board
@@ -101,7 +101,7 @@ def warm_phone(width: int = PHONE_WIDTH) -> None:
         r = near.radius
         for kind in ICONS:
             word = caption(kind)
-            sprites.caption(word, r, sprites.caption_size(word, r))
+            captions.caption(word, r, captions.caption_size(word, r))
         scratch = Image.new("RGB", (4 * round(r), 2 * round(r)))
         for label in BOARD.labels:
             fonts.text(scratch, (0, 0), label, label_size(r), INK)

@@ -13,7 +13,7 @@ from PIL import Image
 from engine.board import BOARD
 from engine.views import CityView, View
 from i18n import LANGUAGES, speaking
-from render import badges, fonts, sprites
+from render import badges, captions, fonts, sprites
 from render.closeup import Region, closeup_regions, draw_closeup, fits, frame
 from render.compose import compose
 from render.geometry import Box, Geometry, geometry
@@ -82,7 +82,7 @@ def test_a_sprite_made_for_the_poster_is_not_reused_where_its_text_would_be_too_
     with fonts.picture(WIDTH):
         phone = sprites.castle_tile(0, "A", r)
         for _ in range(2):  # drawn, then from the cache: too small both times
-            assert sprites.caption("Farm", r, 4).height >= fonts.smallest()
+            assert captions.caption("Farm", r, 4).height >= fonts.smallest()
     assert phone.tobytes() != poster.tobytes()
     assert [t.size for t in rule] == [4, 4]
     rule.clear()
@@ -102,10 +102,10 @@ def test_whole_building_names_fit_under_their_pictures_in_a_closeup(lang: str) -
         r = frame(Region("", ("I9",)), width).radius
         with fonts.picture(width), speaking(lang):
             for word in map(caption, ICONS):
-                size = sprites.caption_size(word, r)
+                size = captions.caption_size(word, r)
                 assert size >= fonts.smallest()
-                assert sprites.caption(word, r, size).width <= r * sprites.CAPTION_ROOM, (width, word)
-                lines = sprites.caption_lines(word, r, size)
+                assert captions.caption(word, r, size).width <= r * captions.CAPTION_ROOM, (width, word)
+                lines = captions.caption_lines(word, r, size)
                 assert len(lines) <= 2 and "".join(lines).replace("-", "") == word.replace("-", ""), lines
 
 
@@ -113,10 +113,10 @@ def test_a_building_name_too_long_for_one_line_is_hyphenated_between_syllables()
     r = frame(Region("", ("I9",)), WIDTH).radius
     with fonts.picture(WIDTH):
         size = fonts.smallest()
-        assert sprites.caption_lines("Farm", r, size) == ["Farm"]
-        assert sprites.caption_lines("Klosterschule", r, size) == ["Kloster-", "schule"]
-        assert sprites.caption_lines("Steengroeve", r, size) == ["Steen-", "groeve"]
-        assert sprites.caption_lines("Cathédrale", r, size) == ["Cathé-", "drale"]
+        assert captions.caption_lines("Farm", r, size) == ["Farm"]
+        assert captions.caption_lines("Klosterschule", r, size) == ["Kloster-", "schule"]
+        assert captions.caption_lines("Steengroeve", r, size) == ["Steen-", "groeve"]
+        assert captions.caption_lines("Cathédrale", r, size) == ["Cathé-", "drale"]
 
 
 def test_a_city_without_a_limit_shows_infinity_not_a_number(
@@ -202,10 +202,10 @@ def test_the_last_move_ring_never_covers_a_building_name(samples: list[Sample]) 
         x, y = g.center(b.hex)
         word = caption(b.kind)
         with fonts.picture(WIDTH):
-            w, h = sprites.caption(word, r, sprites.caption_size(word, r)).size
+            w, h = captions.caption(word, r, captions.caption_size(word, r)).size
         top = plain.height - g.board_height  # the title strip
         inset = h // 3  # inside the plate's rounded corners
-        left, upper = round(x - w / 2) + inset, top + round(y + r * sprites.CAPTION_Y - h / 2) + 2
+        left, upper = round(x - w / 2) + inset, top + round(y + r * captions.CAPTION_Y - h / 2) + 2
         box = (left, upper, left + w - 2 * inset, upper + h - 4)
         if box[0] >= 0 and box[2] <= WIDTH and top <= box[1] and box[3] <= plain.height:
             assert ringed.crop(box).tobytes() == plain.crop(box).tobytes(), b

@@ -18,7 +18,7 @@ from untranslated import untranslated
 from engine import Game
 from engine.views import View
 from i18n import PSEUDO, lang, speaking
-from render import alt, cards, fonts, render_board, render_post, sprites
+from render import alt, captions, cards, fonts, render_board, render_post
 from render.png_palette import palette_image
 from render.replay import frames
 from render.samples import NAMES, Sample, gallery
@@ -64,7 +64,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         real(target, xy, s, *args, **kw)
 
     monkeypatch.setattr(fonts, "text", spy)
-    for cached in (sprites._caption, cards._card_sprite, cards._card_tile):
+    for cached in (captions._caption, cards._card_sprite, cards._card_tile):
         cached.cache_clear()
     yield seen
 
