@@ -109,9 +109,13 @@ WHY = Kind("why", r"w\.(?P<page>\d+)", personal=True)
 """🤔 of a finished game's review: the strong computer's view of the move that led to the position."""
 DECISIVE = Kind("decisive", "decisive", personal=True)
 """⚡ of a finished game's review: the game's decisive moments."""
+SIGN_UP = Kind("sign-up", r"t\.(?P<page>\d+)", game=False)
+"""A tournament's Sign up (its id in ``page``), pressed in its server (`bot.service.tournaments`)."""
+WITHDRAW = Kind("withdraw", r"u\.(?P<page>\d+)", game=False)
+"""A tournament's Withdraw (its id in ``page``): a player's sign-up taken back."""
 KINDS = (
     JOIN, LEAVE, START, PEEK, ABANDON, PANEL, CLOSE, FORGET, HERE, MOVE, CONFIRM, STEP, CHOOSE, MINE, REVIEW,
-    REVIEW_MENU, REVIEW_AT, REVIEW_GAME, WHY, DECISIVE,
+    REVIEW_MENU, REVIEW_AT, REVIEW_GAME, WHY, DECISIVE, SIGN_UP, WITHDRAW,
 )  # fmt: skip
 UNKNOWN = Kind("unknown", "")
 """Any other id of ours: an old or malformed one, answered as no longer used."""
@@ -224,3 +228,17 @@ def _fits(cid: str) -> str:
     if len(cid) > MAX_CUSTOM_ID or kind_of(cid) is UNKNOWN:
         raise ValueError(f"custom id does not fit: {cid!r}")
     return cid
+
+
+def sign_up_id(tournament: int) -> str:
+    """The custom id of tournament ``tournament``'s Sign up (`SIGN_UP`).
+
+    >>> sign_up_id(4), parse_custom_id(sign_up_id(4)).page
+    ('citta:0:0:-:t.4', 4)
+    """
+    return _fits(f"citta:0:0:-:t.{tournament}")
+
+
+def withdraw_id(tournament: int) -> str:
+    """The custom id of tournament ``tournament``'s Withdraw (`WITHDRAW`)."""
+    return _fits(f"citta:0:0:-:u.{tournament}")

@@ -99,6 +99,9 @@ class Message:
     drawing: Drawing | None = None
     """What ``pictures`` were drawn from: a post stores this, not them (they are drawn again
     when they are not kept in memory)."""
+    thread: str | None = None
+    """A channel post that opens a public thread of this name on itself once sent (a tournament's
+    table): the thread's id is then the message's own, and opening it again changes nothing."""
 
     def with_text(self, text: str) -> Message:
         return replace(self, text=text)

@@ -82,6 +82,7 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
     store = await open_storage(database)
     blob = "BYTEA" if isinstance(store, PostgresStorage) else "BLOB"
     undone = (
+        "DROP TABLE tournaments",  # migration 17 (tournaments)
         "DROP INDEX results_by_time",  # migration 16 (seasons)
         "DROP TABLE seasons",
         "DROP TABLE season_settings",

@@ -66,6 +66,8 @@ def _ids(game: int, version: int, seat: int) -> dict[ids.Kind, tuple[str, list[s
         ids.REVIEW_GAME: (ids.review_game_id(), [str(game)]),
         ids.WHY: (ids.why_id(game, 1), None),
         ids.DECISIVE: (ids.decisive_id(game), None),
+        ids.SIGN_UP: (ids.sign_up_id(1), None),
+        ids.WITHDRAW: (ids.withdraw_id(1), None),
     }
 
 
@@ -152,6 +154,8 @@ async def test_every_kind_is_refused_from_another_server_a_dm_another_channel_an
         # Kinds of no game act on the server they are pressed in, and "Go on here" in any channel of
         # the game's server: there they are let in, and refused by what they would do.
         await _refused(fake, bot, table.game_id, mover, other.channel, [ids.FORGET], made, "nothing of yours")
+        tournament = [ids.SIGN_UP, ids.WITHDRAW]  # a tournament is its server's: none is another's
+        await _refused(fake, bot, table.game_id, mover, other.channel, tournament, made, "no such tournament")
         await _refused(fake, bot, table.game_id, mover, side, [ids.HERE], made, "is not paused")
         seats_own = [k for k in everything if k.seat]
         assert {k.name for k in seats_own} == {"close", "move", "confirm", "step", "choose"}

@@ -188,7 +188,9 @@ class CittaBot(commands.AutoShardedBot):
     async def tick(self) -> None:
         """One turn of the clock: the service decides and stores; the outbox sends (never raises)."""
         try:
-            await ticking.tick(self.service)
+            for post in await ticking.tick(self.service):
+                if post.outcome is not None and post.outcome.game:
+                    self.advance(post.outcome.game)
         except StorageUnavailable as e:  # the next tick tries again: the loop goes on at its pace
             log.warning("The clock tick was skipped: the database failed (%s)", e)
         except Exception:

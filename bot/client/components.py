@@ -30,6 +30,7 @@ from bot.service import (
     resume,
     review,
     review_why,
+    tournaments,
 )
 from bot.service.context import Context
 from i18n import N_, _
@@ -271,6 +272,25 @@ class ReviewGame(Component, kind=ids.REVIEW_GAME):
         await answer(press.interaction, shown)
 
 
+class SignUp(Component, kind=ids.SIGN_UP):
+    """A tournament's Sign up (its id in the custom id's ``page``)."""
+
+    async def act(self, press: Press) -> None:
+        await press.thinking()
+        done = await tournaments.sign_up(press.ctx, press.ref.page, guild=press.guild, user=press.user.id,
+                                         name=press.user.name)  # fmt: skip
+        await answer(press.interaction, done)
+
+
+class Withdraw(Component, kind=ids.WITHDRAW):
+    """A tournament's Withdraw."""
+
+    async def act(self, press: Press) -> None:
+        await press.thinking()
+        done = await tournaments.withdraw(press.ctx, press.ref.page, guild=press.guild, user=press.user.id)
+        await answer(press.interaction, done)
+
+
 REGISTERED = (
     Component,
     Join,
@@ -293,6 +313,8 @@ REGISTERED = (
     ReviewGame,
     Why,
     Decisive,
+    SignUp,
+    Withdraw,
 )
 """Every component class, for ``Client.add_dynamic_items``: one per kind of `bot.ids`, and the base
 for the ids no kind has (`Component`)."""

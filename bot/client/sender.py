@@ -9,6 +9,9 @@ made before a crash, sending a direct message — and what each of Discord's ref
 - An archived thread that is not locked unarchives itself when the post arrives (Discord does that);
   should Discord still refuse (50083), the thread is unarchived and the post sent again.
 - Anything else Discord refuses (400: a malformed request): `Refused`.
+- A post that opens a thread (`Message.thread`) opens it on itself once posted or found, so a thread
+  is never opened twice (Discord answers 160004 to a second one); a thread that could not be opened
+  leaves the post unsent, and the next try finds the post and opens it.
 """
 
 from __future__ import annotations
@@ -39,11 +42,16 @@ NEEDED = {
     "send_messages_in_threads": N_("Send Messages in Threads"),
     "attach_files": N_("Attach Files"),
     "read_message_history": N_("Read Message History"),
+    "create_public_threads": N_("Create Public Threads"),
 }
 """Discord's permissions by their English names (stored and logged so; `bot.service.delivery.blocked_text`
 says them in the reader's language, as their Discord shows them)."""
 GONE = {10003: N_("the channel was deleted"), 50083: N_("the thread is archived and locked")}
 """Why a channel is gone for good, in English (stored; translated where a player reads it)."""
+
+
+THREAD_ALREADY_OPENED = 160004
+"""Discord's code for "A thread has already been created for this message"."""
 
 
 class DiscordSender:
@@ -61,7 +69,26 @@ class DiscordSender:
         async def post() -> int:
             return (await target.send(nonce=nonce, **message_kwargs(msg))).id
 
-        return await self._call(channel, msg, post, missing=Fault)
+        return await self._threaded(channel, msg, await self._call(channel, msg, post, missing=Fault))
+
+    async def _threaded(self, channel: int, msg: Message, message_id: int) -> int:
+        """Open the thread ``msg`` asks for on the message just posted (or found): its id is the
+        message's; Discord's 160004 (one was opened on it already, before a restart) is that done."""
+        name = msg.thread
+        if name is None:
+            return message_id
+
+        async def opened() -> int:
+            try:
+                await self.client.http.start_thread_with_message(
+                    channel, message_id, name=name[:100], auto_archive_duration=10080
+                )
+            except discord.HTTPException as e:
+                if e.code != THREAD_ALREADY_OPENED:
+                    raise
+            return message_id
+
+        return await self._call(channel, msg, opened, missing=Fault)
 
     async def edit(self, channel: int, message_id: int, msg: Message) -> None:
         """Edit the bot's message (the lobby's); refused as a post is, and a message deleted
@@ -102,7 +129,8 @@ class DiscordSender:
         raise AssertionError("unreachable")  # pragma: no cover
 
     async def find(self, channel: int, msg: Message, since: float) -> int | None:
-        return await self._find(channel, posted_text(msg), since)
+        found = await self._find(channel, posted_text(msg), since)
+        return found if found is None else await self._threaded(channel, msg, found)
 
     async def dm(self, dm: DirectMessage, nonce: str | None, tried: int | None) -> int:
         try:
@@ -149,7 +177,8 @@ class DiscordSender:
             return SEND_OR_ATTACH
         perms = channel.permissions_for(channel.guild.me)
         send = "send_messages_in_threads" if isinstance(channel, discord.Thread) else "send_messages"
-        wanted = ["view_channel", send, *(["attach_files"] if msg.image is not None or msg.pictures else [])]
+        wanted = ["view_channel", send, *(["attach_files"] if msg.image is not None or msg.pictures else []),
+                  *(["create_public_threads"] if msg.thread is not None else [])]  # fmt: skip
         missing = [NEEDED[p] for p in wanted if not getattr(perms, p)]
         return " and ".join(missing) or SEND_OR_ATTACH
 

@@ -11,7 +11,7 @@ from collections import Counter
 from bot.errors import NoGame, NotAllowed
 from bot.ids import custom_id, review_game_id
 from bot.results import Button, Message, Option, Select, User
-from bot.service import reliability, seasons
+from bot.service import reliability, seasons, tournaments
 from bot.service.context import Context
 from bot.service.ending import replay_message
 from bot.service.history import favourite, number, signed
@@ -138,7 +138,8 @@ async def stats(ctx: Context, guild: int, user: User) -> Message:
            else _("No building built yet.")),
     ]  # fmt: skip
     titles = await seasons.titles(ctx, guild, user.id)
-    return Message("\n".join([*lines, *([titles] if titles else []), *pace]), ephemeral=True)
+    cups = await tournaments.results_line(ctx, guild, user.id)
+    return Message("\n".join([*lines, *(t for t in (titles, cups) if t), *pace]), ephemeral=True)
 
 
 async def shown_games(ctx: Context, guild: int, viewer: Viewer) -> list[Finished]:

@@ -305,6 +305,14 @@ async def start(ctx: Context, game_id: int, user: User) -> Outcome:
         return await _start(ctx, row, seats, user.id)
 
 
+async def begin(ctx: Context, game_id: int, host: int) -> Outcome:
+    """Start a lobby the bot seated itself (a tournament's table, `bot.service.tournament_rounds`),
+    as its host ``host`` would; LobbyError when it is no lobby any more."""
+    async with ctx.game_lock(game_id):
+        row = await _lobby_row(ctx, game_id, host)
+        return await _start(ctx, row, await ctx.storage.games.seats(game_id), host)
+
+
 async def _start(ctx: Context, row: GameRow, seats: list[SeatRow], user_id: int) -> Outcome:
     """Start the game and store its announcement; the computer players move afterwards
     (`advance`). Another process that changed the lobby first is reported as it is."""

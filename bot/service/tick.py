@@ -12,7 +12,9 @@ change it announces, and the outbox sends it. The steps, in order:
    (`bot.service.stale`);
 5. `digest.send_due`: the daily digests whose time has come (`bot.service.digest`);
 6. `seasons.close_due`: the seasons whose time is up end, their champions announced once, and the
-   next ones start (`bot.service.seasons`).
+   next ones start (`bot.service.seasons`);
+7. `tournament_rounds.play_due`: the tournaments' sign-ups close, their tables' games are opened and
+   started, finished tables are scored and the next rounds seated (`bot.service.tournament_rounds`).
 
 When the database fails (`bot.errors.StorageUnavailable`) the tick stops where it is and raises it:
 what it did not do, the next tick does.
@@ -24,7 +26,7 @@ import logging
 
 from bot.errors import StorageUnavailable
 from bot.results import Post
-from bot.service import digest, reminders, seasons, stale
+from bot.service import digest, reminders, seasons, stale, tournament_rounds
 from bot.service.context import Context
 from bot.service.ending import post_replay
 
@@ -36,13 +38,15 @@ PRUNE_EVERY = 3600
 
 
 async def tick(ctx: Context) -> list[Post]:
-    """One turn of the clock (see the module docstring); the posts it stored."""
+    """One turn of the clock (see the module docstring); the posts it stored (those with an outcome name
+    a game whose computer players may move next: the bot lets them)."""
     await prune(ctx)
     posts = await clocks(ctx)
     await replays(ctx)
     await stale.sweep(ctx)
     await digest.send_due(ctx)
     await seasons.close_due(ctx)
+    posts += await tournament_rounds.play_due(ctx)
     return posts
 
 

@@ -24,6 +24,7 @@ from bot.storage.rows import (
     SeatRow,
     Secret,
 )
+from bot.storage.tournaments_protocol import TournamentRow, TournamentStatus
 
 SETTING_COLUMNS = (
     "deadline_hours", "remind_hours", "policy", "ai_level", "board_every", "vacation_days", "language",
@@ -150,3 +151,9 @@ def settings(r: Row) -> SeasonSettings:
 def by_game(rows: Sequence[Row]) -> list[list[Placing]]:
     """Result rows (ordered by game end, game, seat) as each game's placings."""
     return [[placing(r) for r in seats] for _, seats in groupby(rows, key=lambda r: r["game"])]
+
+
+def tournament(r: Row) -> TournamentRow:
+    """A stored tournament, its document read back from JSON."""
+    return TournamentRow(r["id"], r["guild"], r["channel"], cast(TournamentStatus, r["status"]), r["version"],
+                         json.loads(r["state"]), r["created_at"], r["updated_at"])  # fmt: skip

@@ -41,12 +41,13 @@ ORDER = {
     "players": ("user_id",), "clocks": ("game", "seat"), "outbox": ("id",), "outbox_files": ("outbox",),
     "results": ("game", "seat"), "ratings": ("guild", "player"), "conduct": ("game", "at", "seat", "kind"),
     "season_settings": ("guild",), "seasons": ("guild", "number"),
+    "tournaments": ("id",),
 }  # fmt: skip
 """The tables in the order they are copied (every reference points to an earlier one), with the
 order their rows are read in (``rowid``: the order stored, kept in PostgreSQL's ``id``)."""
 PG_ONLY = {("secrets", "id")}
 """Columns only PostgreSQL has: the order secrets were stored in (SQLite's rowid)."""
-IDENTITIES = ("games", "outbox", "secrets")
+IDENTITIES = ("games", "outbox", "secrets", "tournaments")
 """Tables whose id sequence continues after the copied rows."""
 
 

@@ -45,6 +45,8 @@ def _message(m: Message) -> dict[str, Any]:
         "mentions": list(m.mentions),
         "buttons": [_button(b) for b in m.buttons],
     }
+    if m.thread is not None:
+        data["thread"] = m.thread
     if m.drawing is not None:
         data["drawing"] = asdict(m.drawing)
     elif m.pictures:
@@ -87,6 +89,7 @@ def _load_message(d: dict[str, Any], image: bytes | None) -> Message:
         mentions=tuple(d["mentions"]),
         buttons=tuple(_load_button(b) for b in d["buttons"]),
         drawing=_load_drawing(d["drawing"]) if "drawing" in d else None,
+        thread=d.get("thread"),
     )
 
 

@@ -19,6 +19,7 @@ from bot.storage.protocol import (
     OutboxProtocol,
     PlayersProtocol,
     SeasonsProtocol,
+    TournamentsProtocol,
 )
 
 
@@ -43,7 +44,7 @@ class Parts(Generic[DB]):
     def __init__(
         self, db: DB, games: GamesProtocol, moves: MovesProtocol, players: PlayersProtocol,
         clocks: ClocksProtocol, outbox: OutboxProtocol, claims: ClaimsProtocol, history: HistoryProtocol,
-        seasons: SeasonsProtocol,
+        seasons: SeasonsProtocol, tournaments: TournamentsProtocol,
     ) -> None:  # fmt: skip
         self.db = db
         self.games = games
@@ -54,6 +55,7 @@ class Parts(Generic[DB]):
         self.claims = claims
         self.history = history
         self.seasons = seasons
+        self.tournaments = tournaments
 
     @property
     def on_enqueue(self) -> Callable[[], None] | None:

@@ -1,7 +1,7 @@
 """The storage interface: every query the service layer and the delivery make, by part — the
 games (`GamesProtocol`), the players (`PlayersProtocol`), the clocks (`ClocksProtocol`), the
 outbox (`OutboxProtocol`), the claims (`ClaimsProtocol`), the history (`HistoryProtocol`), the
-seasons (`SeasonsProtocol`) —
+seasons (`SeasonsProtocol`), the tournaments (`TournamentsProtocol`) —
 gathered in `StorageProtocol`, which both backends implement (SQLite in `bot.storage.sqlite`,
 PostgreSQL in `bot.storage.postgres`); `bot.storage.open_storage` picks one from ``CITTA_DB``.
 
@@ -55,14 +55,15 @@ from bot.storage.rows import (
 )
 from bot.storage.seasons_protocol import SeasonsProtocol
 from bot.storage.shards import Shards
+from bot.storage.tournaments_protocol import TournamentsProtocol
 
-__all__ = ["ClaimsProtocol", "OutboxProtocol", "SeasonsProtocol"]  # defined beside: the delivery's, seasons
+__all__ = ["ClaimsProtocol", "OutboxProtocol", "SeasonsProtocol", "TournamentsProtocol"]  # defined beside
 
 OPEN = ("lobby", "active")
 """The statuses of a game that holds its channel."""
 MISSING = "missing "
 """How the error of a post waiting for a permission begins (`OutboxProtocol.unblock` finds them)."""
-PARTS = ("games", "moves", "players", "clocks", "outbox", "claims", "history", "seasons")
+PARTS = ("games", "moves", "players", "clocks", "outbox", "claims", "history", "seasons", "tournaments")
 """The parts of a storage, as `StorageProtocol` names them."""
 
 
@@ -350,6 +351,7 @@ class StorageProtocol(Protocol):
     claims: ClaimsProtocol
     history: HistoryProtocol
     seasons: SeasonsProtocol
+    tournaments: TournamentsProtocol
 
     on_enqueue: Callable[[], None] | None
     """Called once after each committed transaction that stored announcements (or moved them to

@@ -278,3 +278,20 @@ SEASON_RESULTS = (
 )
 """The seats of the games of a server finished in a season, in the order the games ended."""
 DUE_SEASONS = "SELECT * FROM seasons WHERE announced IS NULL AND ends <= {now} AND {on_shards} ORDER BY guild"
+
+
+# --- tournaments ------------------------------------------------------------------------
+
+NEW_TOURNAMENT = (
+    "INSERT INTO tournaments (guild, channel, status, state, created_at, updated_at) "
+    "VALUES ($1, $2, 'signup', $3, $4, $5) RETURNING id"
+)
+TOURNAMENT = "SELECT * FROM tournaments WHERE id = $1"
+GUILD_TOURNAMENTS = "SELECT * FROM tournaments WHERE guild = $1 ORDER BY id DESC"
+ACTIVE_TOURNAMENTS = (
+    "SELECT * FROM tournaments WHERE status IN ('signup', 'running') AND {on_shards} ORDER BY id"
+)
+CHANGE_TOURNAMENT = (
+    "UPDATE tournaments SET status = $1, state = $2, version = version + 1, updated_at = $3 "
+    "WHERE id = $4 AND version = $5"
+)

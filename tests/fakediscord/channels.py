@@ -57,6 +57,7 @@ class ChannelApi:
             ("GET", one, self.channel_message),
             ("PATCH", one, self.channel_message),
             ("DELETE", one, self.channel_message),
+            ("POST", one + "/threads", self.thread_from_message),
         ]
 
     def _channel(self, request: web.Request) -> tuple[FakeChannel, int]:
@@ -165,6 +166,30 @@ class ChannelApi:
         msg = self.store.create_message(ch, body, files, flags=(body.get("flags") or 0) & ~EPHEMERAL)
         await self.server.gateway.message_create(msg)
         return json_response(payloads.message(msg, nonce=True))
+
+    async def thread_from_message(self, request: web.Request) -> web.StreamResponse:
+        """Start Thread from Message: a public thread whose id is the message's (201, THREAD_CREATE).
+        Without CREATE_PUBLIC_THREADS → 403 50013; a message in a thread or a forum → 400 50024
+        "Cannot execute action on this channel type"; a second thread on one message → 400 160004
+        "A thread has already been created for this message"; ``name`` 1-100 characters."""
+        ch, have = self._channel(request)
+        msg = self.store.messages.get(int(request.match_info["message"]))
+        if msg is None or msg.channel is not ch or msg.deleted or msg.ephemeral:
+            raise DiscordError(404, 10008, "Unknown Message")
+        if ch.is_thread or ch.type == FORUM or ch.guild_id is None:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        if not have & perms.CREATE_PUBLIC_THREADS:
+            raise missing_permissions()
+        if msg.id in self.store.channels:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
+        body, _ = await read_body(request)
+        name = body.get("name") or ""
+        if not 1 <= len(name) <= 100:
+            raise DiscordError(400, 50035, "Invalid Form Body", {"name": {"_errors": []}})
+        minutes = int(body.get("auto_archive_duration") or 1440)
+        thread = self.store.add_thread(name, ch, self.store.bot, minutes, id=msg.id)
+        await self.server.gateway.channel_event("THREAD_CREATE", thread)
+        return json_response(payloads.channel(thread), status=201)
 
     @staticmethod
     def _without_embeds(body: dict[str, Any], have: int, files: list[tuple[str, bytes]]) -> dict[str, Any]:

@@ -136,14 +136,20 @@ class Store:
         return ch
 
     def add_thread(
-        self, name: str, parent: FakeChannel, owner: FakeUser, auto_archive_minutes: int
+        self,
+        name: str,
+        parent: FakeChannel,
+        owner: FakeUser,
+        auto_archive_minutes: int,
+        id: int | None = None,
     ) -> FakeChannel:
-        """A public thread in ``parent`` (in a forum channel: a post, with its starter message)."""
+        """A public thread in ``parent`` (in a forum channel: a post, with its starter message); ``id``:
+        a thread started from a message has that message's id."""
         if parent.type not in (TEXT, FORUM) or parent.guild_id is None or parent.deleted:
             raise ValueError(f"threads live in guild text or forum channels, not in {parent}")
         now = self.iso()
         thread = FakeChannel(
-            snowflake(), name, parent.guild_id, type=PUBLIC_THREAD, parent=parent, owner=owner
+            id or snowflake(), name, parent.guild_id, type=PUBLIC_THREAD, parent=parent, owner=owner
         )
         thread.auto_archive_minutes = auto_archive_minutes
         thread.archive_timestamp = thread.create_timestamp = now

@@ -17,7 +17,18 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.client.commands import clock, history, me, mine, options, questions, review, season, table
+from bot.client.commands import (
+    clock,
+    history,
+    me,
+    mine,
+    options,
+    questions,
+    review,
+    season,
+    table,
+    tournament,
+)
 from bot.client.commands.base import citta
 from bot.client.door import context_of, fail, speak_to
 from bot.client.measure import timed
@@ -30,7 +41,8 @@ log = logging.getLogger(__name__)
 MODULES = (table, questions, clock, history, me)
 """The modules that define ``/citta``'s subcommands (imported for that)."""
 GROUPS: tuple[app_commands.Group | app_commands.Command[Any, ..., Any], ...] = (
-    citta, mine.my_games, review.review, season.server, season.season,
+    citta, mine.my_games, review.review, season.server, season.season, tournament.organise,
+    tournament.tournament,
 )  # fmt: skip
 """The top-level commands, as the tree syncs them."""
 
