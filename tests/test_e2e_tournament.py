@@ -159,3 +159,43 @@ async def test_a_nine_player_swiss_tournament_with_a_drop_out_and_a_restart_ends
         stats = await _private(fake, players[1], "citta stats", player=champion)
         assert f"Tournaments: 1 of 9 in {NAME}" in stats.text, stats.text
     fake.check()
+
+
+async def test_a_drop_out_is_played_by_a_computer_from_the_next_round_on_when_the_organiser_chose_so(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
+    fake = fake_discord
+    players = [fake.user(n) for n in ("alice", "bob", "carol", "dave")]
+    organiser, quitter = players[0], players[1]
+    fake.grant(organiser, "manage_guild")
+    async with citta_bot(fake, database, seed=8) as bot:
+        bot.service.clock = lambda: START
+        options = {"name": NAME, "format": "swiss", "size": 2, "rounds": 2, "signup": 1, "hours": 1,
+                   "policy": "computer", "dropout": "computer"}  # fmt: skip
+        await _private(fake, organiser, "citta-organise tournament", **options)
+        signup: FakeMessage = await fake.wait_for(
+            lambda: next((m for m in posts_after(fake, 0) if m.text.startswith(f"🏆 **{NAME}**")), None)
+        )
+        join = next(c for c in signup.custom_ids if ":t." in c)
+        for user in players:
+            await (await fake.click(signup, join, user)).wait_message()
+        clock = START + HOUR + 60
+        await _tick(bot, clock)
+        said = await _private(fake, organiser, "citta-organise drop", player=quitter)
+        assert "Bob dropped out" in said.text, said.text
+        status, state = await _state(bot, fake.guild_id)
+        while status == "running":
+            clock += 2 * HOUR
+            await _tick(bot, clock)
+            status, state = await _state(bot, fake.guild_id)
+            assert clock < START + 300 * HOUR, "the tournament does not end"
+        [later] = [t for t in state.of_round(2) if quitter.id in t.players]
+        assert later.game is not None
+        seats = await bot.service.storage.games.seats(later.game)
+        assert [s.computer for s in seats].count(True) == 1 and all(s.user_id != quitter.id for s in seats)
+        assert later.places is not None and str(quitter.id) in later.places, "the computer's result is Bob's"
+        dropped = [m for m in posts_after(fake, 0) if m.text.startswith("🏳️")]
+        assert len(dropped) == 1 and "a computer takes their place" in dropped[0].text
+        table_post = next(m for m in posts_after(fake, 0) if ", round 2, table" in m.text and "Bob" in m.text)
+        assert "Bob (a computer plays for them)" in table_post.text and quitter.id not in table_post.pinged
+    fake.check()
