@@ -125,7 +125,7 @@ def test_every_id_matches_exactly_one_component_class() -> None:
         custom_id(7, 3, 1, move="found I9 from L11"), custom_id(7, 3, 1, "confirm", "build farm D13"),
         step_id(7, 3, 1, ("build", "farm")), step_id(7, 3, 1, ("build",), page=1, select=2), ids.mine_id(),
         ids.review_id(7, 12, 3), ids.review_id(7, 12, 9, select=True), ids.review_at_id(7, 40),
-        ids.review_game_id(), ids.why_id(7, 12), ids.decisive_id(7),
+        ids.review_game_id(), ids.why_id(7, 12), ids.decisive_id(7), ids.sign_up_id(4), ids.withdraw_id(4),
     ]  # fmt: skip
     others = ["citta:7:0:-:jump", "cittas:1:2:3:m.gold", "citta:x", "citta:7:0:2:join"]
     for cid in [*made, *others]:
