@@ -82,6 +82,9 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
     store = await open_storage(database)
     blob = "BYTEA" if isinstance(store, PostgresStorage) else "BLOB"
     undone = (
+        "DROP TABLE rank_sync",  # migration 18 (rank roles)
+        "DROP TABLE rank_grants",
+        "DROP TABLE rank_roles",
         "DROP TABLE tournaments",  # migration 17 (tournaments)
         "DROP INDEX results_by_time",  # migration 16 (seasons)
         "DROP TABLE seasons",

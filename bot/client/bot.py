@@ -17,6 +17,7 @@ from bot.client.commands import CittaTree, add_commands
 from bot.client.components import REGISTERED
 from bot.client.measure import http_trace
 from bot.client.mentions import COMMANDS
+from bot.client.roles import DiscordRoles
 from bot.client.sender import DiscordSender
 from bot.client.translator import CittaTranslator
 from bot.errors import StorageUnavailable
@@ -153,6 +154,7 @@ class CittaBot(commands.AutoShardedBot):
             metrics=self.metrics,
             web_url=self.web_url,
         )
+        self._service.roles = DiscordRoles(self)
         await process.take_over(self._service)
         self._spawn(predraw.predraw(self._service))  # the last of the workers' jobs: none waits for it
         self._deliverer = Deliverer.of(self._service, DiscordSender(self))

@@ -22,6 +22,7 @@ from bot.service.kept import Kept
 from bot.service.limits import Limits
 from bot.service.pictures import Renderer, default_renderer
 from bot.service.positions import Positions
+from bot.service.role_calls import RoleCalls
 from bot.service.workers import ThreadWorkers, Workers
 from bot.storage.backends import open_storage
 from bot.storage.protocol import StorageProtocol
@@ -90,6 +91,9 @@ class Context:
     a closed lobby forgotten (``CITTA_LOBBY_DAYS``; `bot.service.stale`)."""
     swept_at: int = 0
     """When this process last closed and forgot stale lobbies (`bot.service.stale`)."""
+    roles: RoleCalls | None = None
+    """Gives and takes members' roles on Discord (`bot.service.role_calls`): the client's, handed in
+    once it is set up; None: the rank roles are decided but no role changes (`bot.service.rank_sync`)."""
     web_url: str | None = None
     """The public address of the bot's web server (``CITTA_WEB_URL``; None: no web page is linked,
     `bot.service.webpage`)."""

@@ -14,7 +14,9 @@ change it announces, and the outbox sends it. The steps, in order:
 6. `seasons.close_due`: the seasons whose time is up end, their champions announced once, and the
    next ones start (`bot.service.seasons`);
 7. `tournament_rounds.play_due`: the tournaments' sign-ups close, their tables' games are opened and
-   started, finished tables are scored and the next rounds seated (`bot.service.tournament_rounds`).
+   started, finished tables are scored and the next rounds seated (`bot.service.tournament_rounds`);
+8. `rank_sync.sync_due`: the rank roles of the servers whose games finished or seasons ended are
+   given and taken on Discord (`bot.service.rank_sync`); a server's failure stops only its own.
 
 When the database fails (`bot.errors.StorageUnavailable`) the tick stops where it is and raises it:
 what it did not do, the next tick does.
@@ -26,7 +28,7 @@ import logging
 
 from bot.errors import StorageUnavailable
 from bot.results import Post
-from bot.service import digest, reminders, seasons, stale, tournament_rounds
+from bot.service import digest, rank_sync, reminders, seasons, stale, tournament_rounds
 from bot.service.context import Context
 from bot.service.ending import post_replay
 
@@ -47,6 +49,7 @@ async def tick(ctx: Context) -> list[Post]:
     await digest.send_due(ctx)
     await seasons.close_due(ctx)
     posts += await tournament_rounds.play_due(ctx)
+    await rank_sync.sync_due(ctx)
     return posts
 
 

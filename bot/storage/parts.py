@@ -18,6 +18,7 @@ from bot.storage.protocol import (
     MovesProtocol,
     OutboxProtocol,
     PlayersProtocol,
+    RanksProtocol,
     SeasonsProtocol,
     TournamentsProtocol,
 )
@@ -44,7 +45,7 @@ class Parts(Generic[DB]):
     def __init__(
         self, db: DB, games: GamesProtocol, moves: MovesProtocol, players: PlayersProtocol,
         clocks: ClocksProtocol, outbox: OutboxProtocol, claims: ClaimsProtocol, history: HistoryProtocol,
-        seasons: SeasonsProtocol, tournaments: TournamentsProtocol,
+        seasons: SeasonsProtocol, tournaments: TournamentsProtocol, ranks: RanksProtocol,
     ) -> None:  # fmt: skip
         self.db = db
         self.games = games
@@ -56,6 +57,7 @@ class Parts(Generic[DB]):
         self.history = history
         self.seasons = seasons
         self.tournaments = tournaments
+        self.ranks = ranks
 
     @property
     def on_enqueue(self) -> Callable[[], None] | None:

@@ -1,7 +1,8 @@
 """The storage interface: every query the service layer and the delivery make, by part — the
 games (`GamesProtocol`), the players (`PlayersProtocol`), the clocks (`ClocksProtocol`), the
 outbox (`OutboxProtocol`), the claims (`ClaimsProtocol`), the history (`HistoryProtocol`), the
-seasons (`SeasonsProtocol`), the tournaments (`TournamentsProtocol`) —
+seasons (`SeasonsProtocol`), the tournaments (`TournamentsProtocol`), the rank roles
+(`RanksProtocol`) —
 gathered in `StorageProtocol`, which both backends implement (SQLite in `bot.storage.sqlite`,
 PostgreSQL in `bot.storage.postgres`); `bot.storage.open_storage` picks one from ``CITTA_DB``.
 
@@ -37,6 +38,7 @@ from typing import Any, Protocol
 
 from bot.results import Message, Post
 from bot.storage.outbox_protocol import ClaimsProtocol, OutboxProtocol
+from bot.storage.ranks_protocol import RanksProtocol
 from bot.storage.rows import (
     Clock,
     Deed,
@@ -57,13 +59,15 @@ from bot.storage.seasons_protocol import SeasonsProtocol
 from bot.storage.shards import Shards
 from bot.storage.tournaments_protocol import TournamentsProtocol
 
-__all__ = ["ClaimsProtocol", "OutboxProtocol", "SeasonsProtocol", "TournamentsProtocol"]  # defined beside
+__all__ = ["ClaimsProtocol", "OutboxProtocol", "RanksProtocol", "SeasonsProtocol", "TournamentsProtocol"]
 
 OPEN = ("lobby", "active")
 """The statuses of a game that holds its channel."""
 MISSING = "missing "
 """How the error of a post waiting for a permission begins (`OutboxProtocol.unblock` finds them)."""
-PARTS = ("games", "moves", "players", "clocks", "outbox", "claims", "history", "seasons", "tournaments")
+PARTS = (
+    "games", "moves", "players", "clocks", "outbox", "claims", "history", "seasons", "tournaments", "ranks",
+)  # fmt: skip
 """The parts of a storage, as `StorageProtocol` names them."""
 
 
@@ -352,6 +356,7 @@ class StorageProtocol(Protocol):
     history: HistoryProtocol
     seasons: SeasonsProtocol
     tournaments: TournamentsProtocol
+    ranks: RanksProtocol
 
     on_enqueue: Callable[[], None] | None
     """Called once after each committed transaction that stored announcements (or moved them to

@@ -295,3 +295,37 @@ CHANGE_TOURNAMENT = (
     "UPDATE tournaments SET status = $1, state = $2, version = version + 1, updated_at = $3 "
     "WHERE id = $4 AND version = $5"
 )
+# --- rank roles ------------------------------------------------------------------------
+
+SET_RANK_RULE = (
+    "INSERT INTO rank_roles (guild, role, rule, value) VALUES ($1, $2, $3, $4) "
+    "ON CONFLICT (guild, role) DO UPDATE SET rule = excluded.rule, value = excluded.value"
+)
+RANK_SYNC_AGAIN = (
+    "INSERT INTO rank_sync (guild, synced_at, channel, language, refused_at) VALUES ($1, 0, $2, $3, NULL) "
+    "ON CONFLICT (guild) DO UPDATE SET synced_at = 0, channel = excluded.channel, "
+    "language = excluded.language, refused_at = NULL"
+)
+"""A server's holders to be decided again at the next tick (its rules changed); a refusal forgotten."""
+DROP_RANK_RULE = "DELETE FROM rank_roles WHERE guild = $1 AND role = $2"
+FORGET_WANTED = "DELETE FROM rank_grants WHERE guild = $1 AND role = $2 AND state = 'wanted'"
+TAKE_BACK = "UPDATE rank_grants SET state = 'removing' WHERE guild = $1 AND role = $2"
+RANK_SYNC_DIRTY = "UPDATE rank_sync SET synced_at = 0 WHERE guild = $1"
+RANK_RULES = "SELECT * FROM rank_roles WHERE guild = $1 ORDER BY role"
+RANK_SYNCS = (
+    "SELECT s.*, "
+    "COALESCE((SELECT MAX(r.ended_at) FROM results r WHERE r.guild = s.guild), 0) AS last_result, "
+    "COALESCE((SELECT MAX(x.announced) FROM seasons x WHERE x.guild = s.guild), 0) AS last_season, "
+    "(SELECT COUNT(*) FROM rank_grants g WHERE g.guild = s.guild AND g.state <> 'held') AS pending "
+    "FROM rank_sync s WHERE {on_shards} ORDER BY s.guild"
+)
+"""The servers with rank roles, with the last time a game ended or a season was announced there
+(either changes who should hold a role) and the grants waiting for a Discord call."""
+RANK_GRANTS = "SELECT * FROM rank_grants WHERE guild = $1 ORDER BY role, member"
+NEW_GRANT = "INSERT INTO rank_grants (guild, role, member, state) VALUES ($1, $2, $3, 'wanted')"
+SET_GRANT = "UPDATE rank_grants SET state = $1 WHERE guild = $2 AND role = $3 AND member = $4"
+FORGET_GRANT = "DELETE FROM rank_grants WHERE guild = $1 AND role = $2 AND member = $3"
+RANK_SYNCED = "UPDATE rank_sync SET synced_at = $1 WHERE guild = $2"
+RANK_REFUSED = "UPDATE rank_sync SET refused_at = $1 WHERE guild = $2 AND refused_at IS NULL"
+RANK_STILL_REFUSED = "UPDATE rank_sync SET refused_at = $1 WHERE guild = $2"
+RANK_ACCEPTED = "UPDATE rank_sync SET refused_at = NULL WHERE guild = $1"

@@ -52,6 +52,7 @@ from .models import (
     FakeDiscordError,
     FakeGuild,
     FakeMessage,
+    FakeRole,
     FakeUser,
     InteractionRecord,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "FakeDiscordError",
     "FakeGuild",
     "FakeMessage",
+    "FakeRole",
     "FakeUser",
     "Hold",
     "InteractionRecord",

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import payloads, perms
-from .models import Command, FakeChannel, FakeDiscordError, FakeUser
+from .models import Command, FakeChannel, FakeDiscordError, FakeRole, FakeUser
 
 # option types: 1 subcommand, 2 group, 3 string, 4 integer, 5 boolean, 6 user, 7 channel, 10 number
 _CONVERT: dict[int, Callable[[Any], Any]] = {3: str, 4: int, 5: bool, 10: float}
@@ -149,6 +149,11 @@ def _option_value(spec: dict[str, Any], value: Any, resolved: dict[str, Any], co
             **payloads.channel(value),
             "permissions": "0",
         }
+        return str(value.id)
+    if kind == 8:
+        if not isinstance(value, FakeRole):
+            raise FakeDiscordError(f"/{command} {name}: pass a FakeRole, not {value!r}")
+        resolved.setdefault("roles", {})[str(value.id)] = payloads.other_role(value)
         return str(value.id)
     if kind not in _CONVERT:
         raise FakeDiscordError(f"/{command} {name}: option type {kind} is not supported by the fake")

@@ -376,6 +376,8 @@ class FakeDiscord(FakeWorld):
             guild_locale=self.store.guild_locale,
             role=self.store.role(channel, user),
             role_id=self.store.role_id(channel, user),
+            bot_role=self.store.role(channel, self.store.bot),
+            bot_role_id=self.store.role_id(channel, self.store.bot),
             context=context,
             installed=user.id in self.store.installed_by,
         )

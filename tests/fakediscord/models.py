@@ -16,6 +16,7 @@ from . import payloads
 from .payloads import EPHEMERAL, LOADING
 
 _USER_MENTION = re.compile(r"<@!?(\d+)>")
+_ROLE_MENTION = re.compile(r"<@&(\d+)>")
 
 
 class FakeDiscordError(AssertionError):
@@ -90,6 +91,43 @@ class Overwrite:
 
 
 @dataclass(eq=False)
+class FakeRole:
+    """A role of a guild that is nobody's own (`world.FakeWorld.add_role`): members get it through the
+    REST API (``PUT /guilds/{g}/members/{u}/roles/{r}``) or `world.FakeWorld.put_role`. Its ``position``
+    orders it among the guild's roles (@everyone is 0; members' own roles start at `OWN_ROLES_AT`);
+    a ``managed`` role belongs to an integration and nobody may give or take it."""
+
+    id: int
+    name: str
+    position: int
+    permissions: int = 0
+    managed: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
+
+    def __repr__(self) -> str:
+        return f"<FakeRole {self.id} {self.name!r} at {self.position}>"
+
+
+OWN_ROLES_AT = 100
+"""The position of the first member's own role (`world.FakeWorld.grant`), the next ones above it: the
+roles a test adds (`FakeRole`) go below them unless placed higher."""
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    """A change of a member's roles, with the reason the bot gave (``X-Audit-Log-Reason``)."""
+
+    action: str
+    """``add`` or ``remove``."""
+    user: int
+    role: int
+    reason: str | None
+
+
+@dataclass(eq=False)
 class FakeGuild:
     """A server the bot is in: every member of the fake is a member of each (see `world.add_guild`)."""
 
@@ -101,6 +139,27 @@ class FakeGuild:
     """The permission bits of each member's own role, by user id (`world.FakeWorld.grant`)."""
     role_ids: dict[int, int] = field(default_factory=dict)
     """The Discord id of each member's own role, by user id (made with the role)."""
+    other_roles: dict[int, FakeRole] = field(default_factory=dict)
+    """The roles that are nobody's own, by id (`world.FakeWorld.add_role`)."""
+    held: dict[int, set[int]] = field(default_factory=dict)
+    """The ids of the `other_roles` each member holds, by user id."""
+    audit_log: list[AuditEntry] = field(default_factory=list)
+    """The changes of members' roles made through the REST API, oldest first."""
+
+    def own_position(self, user_id: int) -> int:
+        """The position of the member's own role (they must have one)."""
+        return OWN_ROLES_AT + list(self.role_ids).index(user_id)
+
+    def top_position(self, user_id: int) -> int:
+        """The position of the member's highest role (0: only @everyone)."""
+        held = [self.other_roles[r].position for r in self.held.get(user_id, ())]
+        own = [self.own_position(user_id)] if user_id in self.role_ids else []
+        return max([0, *held, *own])
+
+    def member_role_ids(self, user_id: int) -> list[int]:
+        """The ids of every role the member holds (their own first), @everyone aside."""
+        own = [self.role_ids[user_id]] if user_id in self.role_ids else []
+        return own + sorted(self.held.get(user_id, ()))
 
     def __repr__(self) -> str:
         return f"<FakeGuild {self.id} {self.name!r}>"
@@ -170,6 +229,22 @@ class FakeMessage:
         message, its text displays (mentions there notify as in content; those in embeds never do)."""
         text = "\n".join([self.content, *comps.texts(self.components)])
         return list(dict.fromkeys(int(u) for u in _USER_MENTION.findall(text)))
+
+    @property
+    def mentioned_roles(self) -> list[int]:
+        """Ids of the roles the content mentions (``<@&id>``), in order, each once (text displays too)."""
+        text = "\n".join([self.content, *comps.texts(self.components)])
+        return list(dict.fromkeys(int(r) for r in _ROLE_MENTION.findall(text)))
+
+    @property
+    def pinged_roles(self) -> set[int]:
+        """Ids of the mentioned roles Discord notifies, given ``allowed_mentions`` (None: Discord's
+        default, every mentioned role; ``parse`` with ``roles``, or the ``roles`` listed)."""
+        rules = self.allowed_mentions
+        if rules is None or "roles" in rules.get("parse", []):
+            return set(self.mentioned_roles)
+        allowed = {int(r) for r in rules.get("roles", [])}
+        return {r for r in self.mentioned_roles if r in allowed}
 
     @property
     def pinged(self) -> set[int]:

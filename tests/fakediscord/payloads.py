@@ -15,7 +15,7 @@ GROUP_DM = 3
 """A group DM's channel type (`models.GROUP_DM`; the models import this module)."""
 
 if TYPE_CHECKING:
-    from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeUser
+    from .models import FakeAttachment, FakeChannel, FakeGuild, FakeMessage, FakeRole, FakeUser
 
 DISCORD_EPOCH_MS = 1420070400000
 SUPPRESS_EMBEDS = 1 << 2
@@ -67,11 +67,18 @@ def user(u: FakeUser) -> dict[str, Any]:
 
 
 def member(
-    u: FakeUser, *, permissions: int | None = None, with_user: bool = True, role_id: int | None = None
+    u: FakeUser,
+    *,
+    permissions: int | None = None,
+    with_user: bool = True,
+    role_id: int | None = None,
+    roles: list[int] | None = None,
 ) -> dict[str, Any]:
-    """A guild member object (``role_id``: their own role, if they have one)."""
+    """A guild member object (``role_id``: their own role, if they have one; ``roles``: every role
+    they hold, when given, instead)."""
+    held = roles if roles is not None else ([] if role_id is None else [role_id])
     data: dict[str, Any] = {
-        "roles": [] if role_id is None else [str(role_id)],
+        "roles": [str(r) for r in held],
         "nick": None,
         "avatar": None,
         "joined_at": u.joined_at,
@@ -155,7 +162,7 @@ def channel(ch: FakeChannel) -> dict[str, Any]:
     return data
 
 
-def role(role_id: int, name: str, permissions: int, position: int) -> dict[str, Any]:
+def role(role_id: int, name: str, permissions: int, position: int, managed: bool = False) -> dict[str, Any]:
     """A role object (the @everyone role has the guild's id and position 0)."""
     return {
         "id": str(role_id),
@@ -165,7 +172,7 @@ def role(role_id: int, name: str, permissions: int, position: int) -> dict[str, 
         "color": 0,
         "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
         "hoist": False,
-        "managed": False,
+        "managed": managed,
         "mentionable": False,
         "flags": 0,
     }
@@ -174,7 +181,12 @@ def role(role_id: int, name: str, permissions: int, position: int) -> dict[str, 
 def member_role(guild: FakeGuild, u: FakeUser) -> dict[str, Any]:
     """``u``'s own role in ``guild`` (they must have one), named after them."""
     role_id = guild.role_ids[u.id]
-    return role(role_id, f"{u.name}'s role", guild.roles.get(u.id, 0), 1 + list(guild.role_ids).index(u.id))
+    return role(role_id, f"{u.name}'s role", guild.roles.get(u.id, 0), guild.own_position(u.id))
+
+
+def other_role(r: FakeRole) -> dict[str, Any]:
+    """A role that is nobody's own (`models.FakeRole`)."""
+    return role(r.id, r.name, r.permissions, r.position, r.managed)
 
 
 def guild_create(
@@ -210,12 +222,13 @@ def guild_create(
         "roles": [
             role(guild_id, "@everyone", perms.EVERYONE, 0),
             *(member_role(guild, u) for u in own.values()),
+            *(other_role(r) for r in guild.other_roles.values()),
         ],
         "emojis": [],
         "stickers": [],
         "channels": [channel(c) for c in channels],
         "threads": [channel(t) for t in threads],
-        "members": [member(m, role_id=guild.role_ids.get(m.id)) for m in members],
+        "members": [member(m, roles=guild.member_role_ids(m.id)) for m in members],
         "voice_states": [],
         "presences": [],
         "stage_instances": [],
@@ -259,7 +272,7 @@ def message(m: FakeMessage, *, nonce: bool = False) -> dict[str, Any]:
         "tts": False,
         "mention_everyone": False,
         "mentions": [],
-        "mention_roles": [],
+        "mention_roles": [str(r) for r in m.mentioned_roles],
         "pinned": False,
     }
     if m.channel.guild_id is not None:
@@ -293,12 +306,15 @@ def interaction(
     guild_locale: str = "en-US",
     role: int = 0,
     role_id: int | None = None,
+    bot_role: int = 0,
+    bot_role_id: int | None = None,
     context: int = 0,
     installed: bool = False,
 ) -> dict[str, Any]:
     """An INTERACTION_CREATE payload with everything discord.py 2.7 reads; ``app_permissions`` and the
     member's ``permissions`` are the bot's and the user's in the channel (``role``: the permissions of
-    the user's own role there, ``role_id`` its id, in the member's ``roles``); ``locale`` is the user's
+    the user's own role there, ``role_id`` its id, in the member's ``roles``; ``bot_role`` and
+    ``bot_role_id`` the bot's own role's); ``locale`` is the user's
     client language, ``guild_locale`` the server's. ``context`` is where it happens (0 a server, 1 the
     bot's DM, 2 another private channel) and ``authorizing_integration_owners`` who installed the app
     for it, as Discord documents: "0" (a server install) the server's id, or "0" in the bot's DM; "1"
@@ -314,7 +330,7 @@ def interaction(
         "token": token,
         "version": 1,
         "locale": user_.locale,
-        "app_permissions": str(perms.in_channel(channel_, bot_id)),
+        "app_permissions": str(perms.in_channel(channel_, bot_id, bot_role, bot_role_id)),
         "entitlements": [],
         "entitlement_sku_ids": [],
         "authorizing_integration_owners": owners,

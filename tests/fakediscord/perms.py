@@ -51,6 +51,7 @@ MANAGE_THREADS = bits("manage_threads")
 CREATE_PUBLIC_THREADS = bits("create_public_threads")
 MANAGE_CHANNELS = bits("manage_channels")
 ADMINISTRATOR = bits("administrator")
+MANAGE_ROLES = bits("manage_roles")
 _NEEDS_SEND = bits("embed_links", "attach_files", "mention_everyone", "send_tts_messages")
 
 # What @everyone may do in the test guild (a subset of Discord's default for a new server).

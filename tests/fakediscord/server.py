@@ -2,8 +2,9 @@
 
 `FakeServer` owns the state (`state.Store`), the gateway (`gateway.Gateway`), the injected faults
 (`faults.Faults`) and the REST routes: identity, DMs and commands here, channels in `channels`,
-interaction responses in `interactions`. Every request is recorded in ``requests``; error answers in
-``error_responses``; requests to routes the fake lacks in ``unknown_routes`` (answered 404).
+interaction responses in `interactions`, members' roles in `roles`. Every request is recorded in
+``requests``; error answers in ``error_responses``; requests to routes the fake lacks in
+``unknown_routes`` (answered 404).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .faults import Fault, Faults, Hold, ServedFault
 from .gateway import Gateway, Session
 from .interactions import InteractionApi
 from .models import Command, InteractionRecord
+from .roles import RoleApi
 from .state import Store
 from .wire import DiscordError, error_body, json_response, read_body
 
@@ -51,6 +53,7 @@ class FakeServer:
         self.faults = Faults(self.store.wait_for, self.store.changed)
         self.channel_api = ChannelApi(self)
         self.interaction_api = InteractionApi(self)
+        self.role_api = RoleApi(self)
         self._runner: web.AppRunner | None = None
         self.app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
         self._add_routes()
@@ -147,6 +150,7 @@ class FakeServer:
             ("PUT", "/applications/{app}/guilds/{guild}/commands", self._put_commands),
             *self.channel_api.routes(),
             *self.interaction_api.routes(),
+            *self.role_api.routes(),
         ]
         for method, path, handler in routes:
             r.add_route(method, api + path, handler)
@@ -228,9 +232,10 @@ class FakeServer:
 
     async def _get_member(self, request: web.Request) -> web.StreamResponse:
         u = self.store.user(int(request.match_info["user"]))
-        if u is None or int(request.match_info["guild"]) not in self.store.guilds:
+        guild = self.store.guilds.get(int(request.match_info["guild"]))
+        if u is None or guild is None:
             raise DiscordError(404, 10007, "Unknown Member")
-        return json_response(payloads.member(u))
+        return json_response(payloads.member(u, roles=guild.member_role_ids(u.id)))
 
     async def _create_dm(self, request: web.Request) -> web.StreamResponse:
         body, _ = await read_body(request)

@@ -7,7 +7,10 @@
   guild (the first guild by default): interactions there carry them in the member's ``permissions``
   and the role in its ``roles``; GUILD_CREATE has the role. ``await give_role(...)`` does the same
   and also tells connected bots (GUILD_ROLE_CREATE or GUILD_ROLE_UPDATE), so that discord.py's
-  ``channel.permissions_for(member)`` knows the role (`grant` is for before the bot connects).
+  ``channel.permissions_for(member)`` knows the role (`grant` is for before the bot connects);
+  ``await revoke(user, "manage_roles")`` takes permissions back (GUILD_ROLE_UPDATE). Other roles:
+  ``await add_role(name, position=..., managed=...)`` (GUILD_ROLE_CREATE), which the bot gives and takes
+  through REST (`roles`) and an admin with ``put_role``; ``holders(role)`` are the members holding it.
 - Private channels: ``add_private_channel(name, *members, roles=(...))`` is a text channel @everyone
   cannot view (VIEW_CHANNEL denied to the @everyone role), viewable by the bot, by ``members`` (a
   member overwrite) and by the members whose own role is allowed (``roles``: a role overwrite);
@@ -36,7 +39,17 @@ from collections.abc import AsyncIterator
 
 from . import payloads, perms
 from .gateway import GUILDS
-from .models import FORUM, TEXT, FakeChannel, FakeDiscordError, FakeGuild, FakeMessage, FakeUser, Overwrite
+from .models import (
+    FORUM,
+    TEXT,
+    FakeChannel,
+    FakeDiscordError,
+    FakeGuild,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    Overwrite,
+)
 from .server import FakeServer
 
 ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)  # minutes Discord accepts for auto_archive_duration
@@ -69,6 +82,43 @@ class FakeWorld(FakeServer):
         new = self.store.give_role(target, user, perms.bits(*names))
         data = {"guild_id": str(target.id), "role": payloads.member_role(target, user)}
         await self.gateway.dispatch("GUILD_ROLE_CREATE" if new else "GUILD_ROLE_UPDATE", data, GUILDS)
+
+    async def revoke(self, user: FakeUser, *names: str, guild: FakeGuild | None = None) -> None:
+        """Take the permissions ``names`` from ``user``'s own role (GUILD_ROLE_UPDATE), as an admin who
+        edits the role does."""
+        target = guild or self.store.guilds[self.store.guild_id]
+        if user.id not in target.role_ids:
+            raise FakeDiscordError(f"{user} has no role of their own in {target}")
+        target.roles[user.id] &= ~perms.bits(*names)
+        self.store.changed()
+        data = {"guild_id": str(target.id), "role": payloads.member_role(target, user)}
+        await self.gateway.dispatch("GUILD_ROLE_UPDATE", data, GUILDS)
+
+    async def add_role(
+        self, name: str, *, position: int = 1, managed: bool = False, guild: FakeGuild | None = None
+    ) -> FakeRole:
+        """A role that is nobody's own at ``position`` (below the members' own roles, `OWN_ROLES_AT`,
+        unless placed there or higher), GUILD_ROLE_CREATE to the connected bots (GUILD_CREATE has it
+        for those connecting later)."""
+        target = guild or self.store.guilds[self.store.guild_id]
+        role = FakeRole(payloads.snowflake(), name, position, managed=managed)
+        target.other_roles[role.id] = role
+        self.store.changed()
+        await self.gateway.dispatch(
+            "GUILD_ROLE_CREATE", {"guild_id": str(target.id), "role": payloads.other_role(role)}, GUILDS
+        )
+        return role
+
+    def put_role(self, user: FakeUser, role: FakeRole, *, guild: FakeGuild | None = None) -> None:
+        """Give ``user`` the ``role`` as an admin does in Discord's app (no audit entry of the bot's)."""
+        target = guild or self.store.guilds[self.store.guild_id]
+        target.held.setdefault(user.id, set()).add(role.id)
+        self.store.changed()
+
+    def holders(self, role: FakeRole, *, guild: FakeGuild | None = None) -> set[FakeUser]:
+        """The members who hold ``role``."""
+        target = guild or self.store.guilds[self.store.guild_id]
+        return {u for u in self.store.members if role.id in target.held.get(u.id, ())}
 
     def permissions(self, channel: FakeChannel, user: FakeUser | None = None) -> int:
         """The permission bits of ``user`` (default: the bot) in ``channel``, as the REST routes see them."""

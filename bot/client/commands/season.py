@@ -1,5 +1,6 @@
 """``/citta-server season`` and ``/citta-season leaderboard|past``: a server's seasons
-(`bot.service.seasons`). Two top-level commands of their own (docs/commands.md): ``/citta-server``,
+(`bot.service.seasons`); ``/citta-server rank-role`` and ``rank-roles``: its rank roles
+(`bot.service.ranks`). Two top-level commands of their own (docs/commands.md): ``/citta-server``,
 the server's settings, is seen only by members who may manage the server (Discord's
 ``default_member_permissions``: Discord itself neither offers nor runs it for anyone else, and the
 admins may widen it in the server's Integrations settings); ``/citta-season`` is everyone's. Both run
@@ -13,7 +14,8 @@ from discord.app_commands import locale_str as _
 
 from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, ctx, game_language, guild
 from bot.client.replies import answer
-from bot.service import seasons
+from bot.client.roles import facts
+from bot.service import ranks, seasons
 
 server = app_commands.Group(
     name="citta-server", description=_("This server's settings for La Città (its admins only)"),
@@ -29,6 +31,14 @@ LENGTH_CHOICES = [
     app_commands.Choice(name=_("a calendar month"), value="month"),
     app_commands.Choice(name=_("a calendar quarter"), value="quarter"),
     app_commands.Choice(name=_("off"), value="off"),
+]
+
+
+RULE_CHOICES = [
+    app_commands.Choice(name=_("the last season's champion"), value="champion"),
+    app_commands.Choice(name=_("places 1 to N of this season (value: N)"), value="top"),
+    app_commands.Choice(name=_("an all-time rating of at least X (value: X)"), value="rating"),
+    app_commands.Choice(name=_("off: take the role back"), value="off"),
 ]
 
 
@@ -60,3 +70,31 @@ async def leaderboard(interaction: Interaction) -> None:
 @season.command(name="past", description=_("This server's past seasons and their champions"))
 async def past(interaction: Interaction) -> None:
     await answer(interaction, await seasons.past(ctx(interaction), guild(interaction)))
+
+
+@server.command(
+    name="rank-role", description=_("Give a role by place or rating, kept current (needs Manage Roles)")
+)
+@app_commands.describe(
+    role=_("the role I give and take"),
+    rule=_("who holds it"),
+    value=_("top: the number of places; rating: the least all-time rating"),
+)
+@app_commands.choices(rule=RULE_CHOICES)
+async def rank_role(
+    interaction: Interaction,
+    role: discord.Role,
+    rule: str,
+    value: app_commands.Range[float, -100.0, 100.0] | None = None,
+) -> None:
+    language = game_language(None, str(interaction.guild_locale or ""), str(interaction.locale))
+    where = interaction.channel_id or 0
+    done = await ranks.configure(
+        ctx(interaction), guild(interaction), facts(interaction, role), rule, value, where, language
+    )
+    await answer(interaction, done)
+
+
+@server.command(name="rank-roles", description=_("This server's rank roles and who holds them"))
+async def rank_roles(interaction: Interaction) -> None:
+    await answer(interaction, await ranks.listing(ctx(interaction), guild(interaction)))

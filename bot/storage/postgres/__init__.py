@@ -2,8 +2,8 @@
 behaviour as the SQLite storage (`bot.storage.protocol`), the same tables from its own numbered
 migrations (``migrations/postgres/``), in the same parts — games and seats (`games`), the move log (`moves`),
 preferences and seats (`players`), clocks (`clocks`), the outbox (`outbox`), the claims
-(`claims`), the history (`history`), the seasons (`seasons`), the tournaments (`tournaments`) —
-over one pool (`base`).
+(`claims`), the history (`history`), the seasons (`seasons`), the tournaments (`tournaments`), the
+rank roles (`ranks`) — over one pool (`base`).
 
 Several processes may share the database: every change to a game is serialised by its row
 (the version check of `moves.Moves.commit_moves`, row locks in the lobby), a channel's
@@ -22,6 +22,7 @@ from bot.storage.postgres.history import History
 from bot.storage.postgres.moves import Moves
 from bot.storage.postgres.outbox import Outbox
 from bot.storage.postgres.players import Players
+from bot.storage.postgres.ranks import Ranks
 from bot.storage.postgres.seasons import Seasons
 from bot.storage.postgres.tournaments import Tournaments
 from bot.storage.schema import PG_MIGRATIONS
@@ -45,6 +46,7 @@ class PostgresStorage(Parts[Database]):
             History(db),
             Seasons(db),
             Tournaments(db),
+            Ranks(db),
         )
 
     @classmethod

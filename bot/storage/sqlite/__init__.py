@@ -4,9 +4,10 @@ the numbered files in ``migrations/``, applied in order at start-up and remember
 
 One connection is shared by the parts — games and seats (`games`), the move log (`moves`),
 preferences and seats (`players`), clocks (`clocks`), the outbox (`outbox`), the claims
-(`claims`), the history (`history`), the seasons (`seasons`), the tournaments (`tournaments`) —
-with a lock that every query holds, so a transaction is never interleaved with another query
-(`base`); each move is one transaction guarded by a version check (`moves.Moves.commit_moves`).
+(`claims`), the history (`history`), the seasons (`seasons`), the tournaments (`tournaments`), the
+rank roles (`ranks`) — with a lock that every query holds, so a transaction is never interleaved
+with another query (`base`); each move is one transaction guarded by a version check
+(`moves.Moves.commit_moves`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from bot.storage.sqlite.history import History
 from bot.storage.sqlite.moves import Moves
 from bot.storage.sqlite.outbox import Outbox
 from bot.storage.sqlite.players import Players
+from bot.storage.sqlite.ranks import Ranks
 from bot.storage.sqlite.seasons import Seasons
 from bot.storage.sqlite.tournaments import Tournaments
 
@@ -44,6 +46,7 @@ class Storage(Parts[Database]):
             History(db),
             Seasons(db),
             Tournaments(db),
+            Ranks(db),
         )
 
     @classmethod
