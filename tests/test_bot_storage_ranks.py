@@ -111,8 +111,11 @@ async def test_a_refusal_is_stored_once_with_its_notice_and_forgotten_when_accep
     assert row is not None and row.channel == CHANNEL
     assert await store.ranks.refuse(GUILD, 99, notice) is None
     assert (await store.ranks.syncs())[0].refused_at == 99, "the last refusal's time"
+    assert await store.ranks.refused_since(GUILD) == 99 and await store.ranks.refused_since(GUILD + 1) is None
     await store.ranks.accepted(GUILD)
-    assert (await store.ranks.syncs())[0].refused_at is None
+    assert (await store.ranks.syncs())[0].refused_at is None and await store.ranks.refused_since(
+        GUILD
+    ) is None
     assert await store.ranks.refuse(GUILD, 120, notice) is not None, (
         "refused again after it worked: told again"
     )

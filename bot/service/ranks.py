@@ -136,9 +136,9 @@ async def listing(ctx: Context, guild: int) -> Message:
         lines.append(_n("{role}: {who} (I gave it to {count} member)",
                         "{role}: {who} (I gave it to {count} members)",
                         count, role=mention(r.role), who=described(r)))  # fmt: skip
-    sync = next((s for s in await ctx.storage.ranks.syncs() if s.guild == guild), None)
-    if sync is not None and sync.refused_at is not None:
-        lines.append(refused_text(sync.refused_at))
+    refused = await ctx.storage.ranks.refused_since(guild)
+    if refused is not None:
+        lines.append(refused_text(refused))
     return Message("\n".join(lines), ephemeral=True)
 
 

@@ -98,6 +98,9 @@ class RanksProtocol(Protocol):
     async def accepted(self, guild: int) -> None:
         """Discord made the server's changes: it is not refused any more."""
 
+    async def refused_since(self, guild: int) -> int | None:
+        """Since when Discord refuses the server's changes (None: it does not, or no rank roles)."""
+
 
 def replan(
     grants: Sequence[Grant], wanted: Collection[tuple[int, int]]

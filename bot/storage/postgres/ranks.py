@@ -90,3 +90,7 @@ class Ranks(Part):
 
     async def accepted(self, guild: int) -> None:
         await self.db.execute(queries.RANK_ACCEPTED, guild)
+
+    async def refused_since(self, guild: int) -> int | None:
+        r = await self.db.one(queries.RANK_REFUSED_SINCE, guild)
+        return None if r is None else r["refused_at"]
