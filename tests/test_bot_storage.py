@@ -82,6 +82,8 @@ async def test_a_pending_posts_file_stored_before_migration_8_is_sent_with_it(da
     store = await open_storage(database)
     blob = "BYTEA" if isinstance(store, PostgresStorage) else "BLOB"
     undone = (
+        "DROP INDEX games_running_by_guild",  # migration 19 (server pages)
+        "DROP TABLE server_pages",
         "DROP TABLE rank_sync",  # migration 18 (rank roles)
         "DROP TABLE rank_grants",
         "DROP TABLE rank_roles",

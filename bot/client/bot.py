@@ -124,6 +124,23 @@ class CittaBot(commands.AutoShardedBot):
         """The service's context once `setup_hook` opened it (None before, and once closed)."""
         return self._service
 
+    def public(self, channel: int) -> bool:
+        """Whether @everyone may view the channel or thread ``channel`` (a server's page lists only
+        such games: `bot.service.server_page`), from discord.py's cache, never asking Discord (a page
+        view costs no Discord call): @everyone's View Channel there with the channel's overwrites
+        (``permissions_for(guild.default_role)``); a thread by its parent's; a private thread never;
+        a channel the cache does not hold (deleted, another bot's server, an archived thread that
+        fell out of it) is not public."""
+        found = self.get_channel(channel)
+        if not isinstance(found, discord.abc.GuildChannel | discord.Thread):
+            return False
+        if isinstance(found, discord.Thread) and (found.is_private() or found.parent is None):
+            return False
+        try:
+            return found.permissions_for(found.guild.default_role).view_channel
+        except discord.ClientException:  # a thread whose parent is not known
+            return False
+
     def logged_in(self) -> bool:
         """Logged in to Discord, its gateway connected (``/readyz``)."""
         return self.is_ready() and not self.is_closed()

@@ -43,6 +43,7 @@ ORDER = {
     "season_settings": ("guild",), "seasons": ("guild", "number"),
     "tournaments": ("id",),
     "rank_roles": ("guild", "role"), "rank_grants": ("guild", "role", "member"), "rank_sync": ("guild",),
+    "server_pages": ("guild",),
 }  # fmt: skip
 """The tables in the order they are copied (every reference points to an earlier one), with the
 order their rows are read in (``rowid``: the order stored, kept in PostgreSQL's ``id``)."""

@@ -20,6 +20,7 @@ from bot.storage.protocol import (
     PlayersProtocol,
     RanksProtocol,
     SeasonsProtocol,
+    ServerPagesProtocol,
     TournamentsProtocol,
 )
 
@@ -46,6 +47,7 @@ class Parts(Generic[DB]):
         self, db: DB, games: GamesProtocol, moves: MovesProtocol, players: PlayersProtocol,
         clocks: ClocksProtocol, outbox: OutboxProtocol, claims: ClaimsProtocol, history: HistoryProtocol,
         seasons: SeasonsProtocol, tournaments: TournamentsProtocol, ranks: RanksProtocol,
+        server_pages: ServerPagesProtocol,
     ) -> None:  # fmt: skip
         self.db = db
         self.games = games
@@ -58,6 +60,7 @@ class Parts(Generic[DB]):
         self.seasons = seasons
         self.tournaments = tournaments
         self.ranks = ranks
+        self.server_pages = server_pages
 
     @property
     def on_enqueue(self) -> Callable[[], None] | None:

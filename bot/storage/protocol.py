@@ -2,7 +2,7 @@
 games (`GamesProtocol`), the players (`PlayersProtocol`), the clocks (`ClocksProtocol`), the
 outbox (`OutboxProtocol`), the claims (`ClaimsProtocol`), the history (`HistoryProtocol`), the
 seasons (`SeasonsProtocol`), the tournaments (`TournamentsProtocol`), the rank roles
-(`RanksProtocol`) —
+(`RanksProtocol`), the server pages (`ServerPagesProtocol`) —
 gathered in `StorageProtocol`, which both backends implement (SQLite in `bot.storage.sqlite`,
 PostgreSQL in `bot.storage.postgres`); `bot.storage.open_storage` picks one from ``CITTA_DB``.
 
@@ -56,10 +56,14 @@ from bot.storage.rows import (
     Standing,
 )
 from bot.storage.seasons_protocol import SeasonsProtocol
+from bot.storage.server_pages_protocol import ServerPagesProtocol
 from bot.storage.shards import Shards
 from bot.storage.tournaments_protocol import TournamentsProtocol
 
-__all__ = ["ClaimsProtocol", "OutboxProtocol", "RanksProtocol", "SeasonsProtocol", "TournamentsProtocol"]
+__all__ = [
+    "ClaimsProtocol", "OutboxProtocol", "RanksProtocol", "SeasonsProtocol", "ServerPagesProtocol",
+    "TournamentsProtocol",
+]  # fmt: skip
 
 OPEN = ("lobby", "active")
 """The statuses of a game that holds its channel."""
@@ -67,6 +71,7 @@ MISSING = "missing "
 """How the error of a post waiting for a permission begins (`OutboxProtocol.unblock` finds them)."""
 PARTS = (
     "games", "moves", "players", "clocks", "outbox", "claims", "history", "seasons", "tournaments", "ranks",
+    "server_pages",
 )  # fmt: skip
 """The parts of a storage, as `StorageProtocol` names them."""
 
@@ -357,6 +362,7 @@ class StorageProtocol(Protocol):
     seasons: SeasonsProtocol
     tournaments: TournamentsProtocol
     ranks: RanksProtocol
+    server_pages: ServerPagesProtocol
 
     on_enqueue: Callable[[], None] | None
     """Called once after each committed transaction that stored announcements (or moved them to

@@ -330,3 +330,13 @@ RANK_REFUSED = "UPDATE rank_sync SET refused_at = $1 WHERE guild = $2 AND refuse
 RANK_STILL_REFUSED = "UPDATE rank_sync SET refused_at = $1 WHERE guild = $2"
 RANK_ACCEPTED = "UPDATE rank_sync SET refused_at = NULL WHERE guild = $1"
 RANK_REFUSED_SINCE = "SELECT refused_at FROM rank_sync WHERE guild = $1"
+SERVER_PAGE = "SELECT token FROM server_pages WHERE guild = $1"
+SERVER_PAGE_ON = "INSERT INTO server_pages (guild, token) VALUES ($1, $2) ON CONFLICT (guild) DO NOTHING"
+"""A server's page is switched on with a first token, unless it is on already (it keeps its address)."""
+SERVER_PAGE_RENEWED = (
+    "INSERT INTO server_pages (guild, token) VALUES ($1, $2) "
+    "ON CONFLICT (guild) DO UPDATE SET token = excluded.token"
+)
+SERVER_PAGE_OFF = "DELETE FROM server_pages WHERE guild = $1"
+SERVER_BY_PAGE = "SELECT guild FROM server_pages WHERE token = $1"
+RUNNING_OF_SERVER = "SELECT * FROM games WHERE guild = $1 AND status = 'active' ORDER BY id DESC LIMIT $2"

@@ -3,7 +3,8 @@
 - only GET and HEAD: any other method is answered 405 (with ``Allow``), before any handler;
 - a rate per client address (`Rate`): past it, 429 with ``Retry-After`` (whole seconds);
 - on every answer, errors included: a strict Content-Security-Policy (nothing may load, run or
-  frame it; a game's page, `bot.web.page`, may load its own pictures, script and style: `PAGE_CSP`),
+  frame it; a game's page, `bot.web.page`, may load its own pictures, script and style: `PAGE_CSP`;
+  a server's page only its style: `SERVER_CSP`),
   ``X-Content-Type-Options: nosniff``, no referrer, no caching, no server version
   (`HEADERS`);
 - no request is logged at INFO (aiohttp's access log is off, see `bot.web.server`): a path may one
@@ -44,6 +45,11 @@ PAGE_CSP = (
 )
 """The policy of a game's page and its files (`bot.web.page`): pictures, scripts, styles and
 connections from the bot's own address only, no inline script or style, never framed."""
+SERVER_CSP = (
+    "default-src 'none'; style-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+)
+"""The policy of a server's page (`bot.web.server_page`): its style sheet from the bot's own address,
+nothing else — no script, no picture, no connection, never framed."""
 POLICY: web.RequestKey[str] = web.RequestKey("citta_csp", str)
 """A handler that answers a page sets its policy here (`PAGE_CSP`); every other answer, errors
 included, has the strict one of `HEADERS`."""

@@ -35,6 +35,12 @@ class Source(Protocol):
         """The service's context, once the database is open (None before)."""
         ...
 
+    def public(self, channel: int) -> bool:
+        """Whether everyone in its server (@everyone) may view the channel or thread ``channel``, as
+        far as the bot knows (a channel it does not know: False). A server's page lists only the
+        games of such channels (`bot.service.server_page`)."""
+        ...
+
 
 class Ops:
     """The handlers, over the bot they report on (`attach`: a new one at each try to reach Discord)."""

@@ -18,6 +18,7 @@ from aiohttp import web
 from bot.web.guard import Rate, guards, secure
 from bot.web.ops import Ops, Source
 from bot.web.page import Pages
+from bot.web.server_page import ServerPages
 from bot.web.settings import WebSettings
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,8 @@ class WebServer:
         self.pages = Pages()
         self.app.add_routes(self.pages.routes())
         self.app.on_shutdown.append(self.pages.live.close)
+        self.servers = ServerPages()
+        self.app.add_routes(self.servers.routes())
         self._runner: web.AppRunner | None = None
         self.port = settings.port
         """The port it listens on, once started."""
@@ -43,6 +46,7 @@ class WebServer:
         """Report on ``source`` from now on."""
         self.ops.attach(source)
         self.pages.attach(source)
+        self.servers.attach(source)
 
     async def start(self) -> None:
         """Listen on the host and port (no access log: no request path is logged, see `bot.web.guard`)."""

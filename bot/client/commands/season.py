@@ -1,6 +1,7 @@
 """``/citta-server season`` and ``/citta-season leaderboard|past``: a server's seasons
 (`bot.service.seasons`); ``/citta-server rank-role`` and ``rank-roles``: its rank roles
-(`bot.service.ranks`). Two top-level commands of their own (docs/commands.md): ``/citta-server``,
+(`bot.service.ranks`); ``/citta-server page on|off|renew``: the server's web page
+(`bot.service.server_page`). Two top-level commands of their own (docs/commands.md): ``/citta-server``,
 the server's settings, is seen only by members who may manage the server (Discord's
 ``default_member_permissions``: Discord itself neither offers nor runs it for anyone else, and the
 admins may widen it in the server's Integrations settings); ``/citta-season`` is everyone's. Both run
@@ -15,7 +16,7 @@ from discord.app_commands import locale_str as _
 from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, ctx, game_language, guild
 from bot.client.replies import answer
 from bot.client.roles import facts
-from bot.service import ranks, seasons
+from bot.service import ranks, seasons, server_page
 
 server = app_commands.Group(
     name="citta-server", description=_("This server's settings for La Città (its admins only)"),
@@ -59,6 +60,20 @@ async def configure(
     chosen = game_language(language, str(interaction.guild_locale or ""), str(interaction.locale))
     done = await seasons.configure(ctx(interaction), guild(interaction), length, where, chosen)
     await answer(interaction, done)
+
+
+PAGE_CHOICES = [
+    app_commands.Choice(name=_("on: show me its address"), value="on"),
+    app_commands.Choice(name=_("off"), value="off"),
+    app_commands.Choice(name=_("renew: a new address, the old one ends"), value="renew"),
+]
+
+
+@server.command(name="page", description=_("This server's web page: its games and leaderboards"))
+@app_commands.describe(switch=_("on (answers with its address), off, or renew its address"))
+@app_commands.choices(switch=PAGE_CHOICES)
+async def page(interaction: Interaction, switch: str) -> None:
+    await answer(interaction, await server_page.switch(ctx(interaction), guild(interaction), switch))
 
 
 @season.command(name="leaderboard", description=_("This season's best rated players, and your place"))

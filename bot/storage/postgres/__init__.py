@@ -3,7 +3,7 @@ behaviour as the SQLite storage (`bot.storage.protocol`), the same tables from i
 migrations (``migrations/postgres/``), in the same parts — games and seats (`games`), the move log (`moves`),
 preferences and seats (`players`), clocks (`clocks`), the outbox (`outbox`), the claims
 (`claims`), the history (`history`), the seasons (`seasons`), the tournaments (`tournaments`), the
-rank roles (`ranks`) — over one pool (`base`).
+rank roles (`ranks`), the server pages (`server_pages`) — over one pool (`base`).
 
 Several processes may share the database: every change to a game is serialised by its row
 (the version check of `moves.Moves.commit_moves`, row locks in the lobby), a channel's
@@ -24,6 +24,7 @@ from bot.storage.postgres.outbox import Outbox
 from bot.storage.postgres.players import Players
 from bot.storage.postgres.ranks import Ranks
 from bot.storage.postgres.seasons import Seasons
+from bot.storage.postgres.server_pages import ServerPages
 from bot.storage.postgres.tournaments import Tournaments
 from bot.storage.schema import PG_MIGRATIONS
 
@@ -47,6 +48,7 @@ class PostgresStorage(Parts[Database]):
             Seasons(db),
             Tournaments(db),
             Ranks(db),
+            ServerPages(db),
         )
 
     @classmethod

@@ -5,9 +5,9 @@ the numbered files in ``migrations/``, applied in order at start-up and remember
 One connection is shared by the parts — games and seats (`games`), the move log (`moves`),
 preferences and seats (`players`), clocks (`clocks`), the outbox (`outbox`), the claims
 (`claims`), the history (`history`), the seasons (`seasons`), the tournaments (`tournaments`), the
-rank roles (`ranks`) — with a lock that every query holds, so a transaction is never interleaved
-with another query (`base`); each move is one transaction guarded by a version check
-(`moves.Moves.commit_moves`).
+rank roles (`ranks`), the server pages (`server_pages`) — with a lock that every query holds, so a
+transaction is never interleaved with another query (`base`); each move is one transaction guarded
+by a version check (`moves.Moves.commit_moves`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from bot.storage.sqlite.outbox import Outbox
 from bot.storage.sqlite.players import Players
 from bot.storage.sqlite.ranks import Ranks
 from bot.storage.sqlite.seasons import Seasons
+from bot.storage.sqlite.server_pages import ServerPages
 from bot.storage.sqlite.tournaments import Tournaments
 
 __all__ = ["MIGRATIONS", "Storage", "migration_files"]
@@ -47,6 +48,7 @@ class Storage(Parts[Database]):
             Seasons(db),
             Tournaments(db),
             Ranks(db),
+            ServerPages(db),
         )
 
     @classmethod

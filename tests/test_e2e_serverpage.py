@@ -1,0 +1,106 @@
+"""End-to-end, in a real browser: a server's web page (`bot.web.server_page`), switched on by an admin
+with ``/citta-server page`` while the fake Discord plays — it lists a running game and a finished one,
+each linking a game page that opens, and the leaderboard; a game in a private channel is not listed;
+``renew`` ends the old address; ``off`` answers 404; the command is not offered to a member without
+Manage Server. Opened in Debian's chromium (headless, driven by Playwright), as the game page's test
+(`test_e2e_webpage`)."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+from fakediscord import FakeDiscord, FakeDiscordError, FakeUser
+from fakediscord.fixtures import fake_discord
+from test_e2e_history import _finished_game
+from test_e2e_support import Table, citta_bot
+from test_e2e_web import web_server
+from test_e2e_webpage import CHROMIUM, PUBLIC, playwright, pytestmark
+
+from bot.web.guard import SERVER_CSP
+
+__all__ = ["fake_discord", "pytestmark"]
+
+SEED = 19
+
+
+async def page_command(fake: FakeDiscord, user: FakeUser, switch: str) -> str:
+    """``/citta-server page switch:…``'s answer, which is private."""
+    rec = await fake.slash(user, "citta-server page", switch=switch)
+    msg = await rec.wait_message()
+    assert rec.ephemeral and msg.recipient is user, rec
+    return msg.text
+
+
+async def status_of(url: str) -> int:
+    async with aiohttp.ClientSession() as session, session.get(url) as r:
+        return r.status
+
+
+async def test_a_server_s_page_lists_its_public_games_and_leaderboard_and_renewed_or_off_ends_it(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
+    fake = fake_discord
+    alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
+    private = await fake.add_private_channel("back-room", alice, bob)
+    second = await fake.add_text_channel("second")
+    async with (
+        web_server(url=PUBLIC, rate=100_000) as web,
+        citta_bot(fake, database, seed=SEED, web=web) as bot,
+        playwright.async_playwright() as pw,
+    ):
+        with pytest.raises(FakeDiscordError, match="not offered to a member without permissions"):
+            await fake.slash(carol, "citta-server page", switch="on")
+        finished, _, _ = await _finished_game(fake, bot, alice, [bob], "random", second)
+        hidden, _, _ = await _finished_game(fake, bot, alice, [bob], "random", private)
+        bot.service.clock = time.time
+        table = Table(fake, bot, exact_boards=False)
+        await table.open(alice, [bob])
+
+        fake.grant(alice, "manage_guild")
+        on = await page_command(fake, alice, "on")
+        found = re.search(rf"{re.escape(PUBLIC)}/s/([A-Za-z0-9_-]+)", on)
+        assert found and len(found.group(1)) >= 32, on  # 24 random bytes, as a game page's
+        token = found.group(1)
+        assert token in await page_command(fake, alice, "on"), "on again: the same address"
+        assert all(token not in m.text for m in fake.messages()), "the address is never posted"
+        base = f"http://127.0.0.1:{web.port}/s/{token}"
+
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=["--no-sandbox"])
+        page = await browser.new_page(viewport={"width": 1280, "height": 900})
+        shown = await page.goto(base)
+        assert shown is not None and shown.status == 200
+        assert shown.headers["content-security-policy"] == SERVER_CSP
+        running = await page.locator("#running li").evaluate_all("(l) => l.map((e) => e.dataset.game)")
+        over = await page.locator("#finished li").evaluate_all("(l) => l.map((e) => e.dataset.game)")
+        assert running == [str(table.game_id)], running
+        assert over == [str(finished)], f"the game in the private channel ({hidden}) is not listed: {over}"
+        text = await page.content()
+        assert f"Game {hidden}" not in text
+        assert "Alice, Bob" in (await page.locator("#running li").inner_text()) and "to play a turn" in text
+        assert "Winner:" in await page.locator("#finished li").inner_text()
+        ranked = await page.locator("#leaderboard tbody th").all_inner_texts()
+        assert {"Alice", "Bob"} <= set(ranked), ranked
+
+        for kind, game in (("running", table.game_id), ("finished", finished)):
+            await page.goto(base)
+            await page.click(f"#{kind} li[data-game='{game}'] a")
+            await page.wait_for_selector("#page[data-move]")
+            assert f"Game {game}" in await page.title(), kind
+            assert re.search(r"/g/[A-Za-z0-9_-]{32}\?lang=en$", page.url), page.url
+        await page.goto(f"{base}?lang=fr")
+        assert await page.get_attribute("html", "lang") == "fr"
+        await browser.close()
+
+        renewed = await page_command(fake, alice, "renew")
+        fresh = re.search(rf"{re.escape(PUBLIC)}/s/([A-Za-z0-9_-]+)", renewed)
+        assert fresh and fresh.group(1) != token, renewed
+        assert await status_of(base) == 404, "renewed: the old address opens nothing"
+        new = f"http://127.0.0.1:{web.port}/s/{fresh.group(1)}"
+        assert await status_of(new) == 200
+        assert "off" in await page_command(fake, alice, "off")
+        assert await status_of(new) == 404, "off: the page is gone"
+    fake.check()
