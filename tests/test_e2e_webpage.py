@@ -2,7 +2,7 @@
 (headless, driven by Playwright) while the fake Discord plays the game — it follows a move live,
 its scrubber walks every move and each matches the engine's replay (`review.position`), a link
 with ``?move=K`` opens there, neither the page nor its events show a polled card, and a renewed
-address answers 404 at the old one. Screenshots at 360 and 1280 px wide are written to a tmp
+address answers 404 at the old one; on each backend (SQLite, PostgreSQL). Screenshots at 360 and 1280 px wide are written to a tmp
 folder (``CITTA_WEB_SHOTS`` names one to keep them)."""
 
 from __future__ import annotations
@@ -51,7 +51,7 @@ async def events_text(url: str, seconds: float = 1.5) -> str:
 
 
 async def test_a_game_s_page_follows_it_live_walks_every_move_shows_no_polled_card_and_renewed_ends_it(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, database: Path | str, tmp_path: Path
 ) -> None:
     fake = fake_discord
     alice, bob = fake.user("alice"), fake.user("bob")
@@ -59,7 +59,7 @@ async def test_a_game_s_page_follows_it_live_walks_every_move_shows_no_polled_ca
     shots.mkdir(parents=True, exist_ok=True)
     async with (
         web_server(url=PUBLIC, rate=100_000) as web,
-        citta_bot(fake, tmp_path / "citta.db", seed=SEED, web=web) as bot,
+        citta_bot(fake, database, seed=SEED, web=web) as bot,
         playwright.async_playwright() as pw,
     ):
         table = Table(fake, bot, exact_boards=False)
