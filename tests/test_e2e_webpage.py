@@ -2,8 +2,8 @@
 (headless, driven by Playwright) while the fake Discord plays the game — it follows a move live,
 its scrubber walks every move and each matches the engine's replay (`review.position`), a link
 with ``?move=K`` opens there, neither the page nor its events show a polled card, and a renewed
-address answers 404 at the old one; on each backend (SQLite, PostgreSQL). Screenshots at 360 and 1280 px wide are written to a tmp
-folder (``CITTA_WEB_SHOTS`` names one to keep them)."""
+address answers 404 at the old one; on each backend (SQLite, PostgreSQL). Screenshots at 360 and
+1280 px wide are written to a tmp folder (``CITTA_WEB_SHOTS`` names one to keep them)."""
 
 from __future__ import annotations
 

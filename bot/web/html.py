@@ -47,7 +47,7 @@ def page(spot: Spot, token: str, lang: str) -> str:
         f'<button type="button" data-zoom="out">{escape(_("Zoom out"))}</button>',
         f'<button type="button" data-zoom="fit">{escape(_("Fit"))}</button>',
         f'<button type="button" data-zoom="in">{escape(_("Zoom in"))}</button></div>',
-        f'<div class="viewport" id="viewport"><img id="board" src="{board}&amp;w={WIDTHS[1]}" ',
+        f'<div class="viewport" id="viewport"><img id="board" class="fit" src="{board}&amp;w={WIDTHS[1]}" ',
         f'srcset="{srcset}" sizes="(min-width: 1100px) 66vw, 100vw" alt="{escape(spot.head)}" ',
         'aria-describedby="words"></div></section>',
         turn(spot),
@@ -62,8 +62,9 @@ def page(spot: Spot, token: str, lang: str) -> str:
 
 
 def scrubber(k: int, n: int, lang: str) -> str:
-    """⏮ ◀ a slider over every move ▶ ⏭, each a link (the slider goes there with the page's script,
-    or its button without)."""
+    """⇤ ◀ a slider over every move ▶ ⇥, each a link (the slider goes there with the page's script,
+    or its button without). The first and last are arrows every common font has (⏮ and ⏭ are drawn
+    from an emoji font only, a blank box without one: seen on the screenshots of a Linux browser)."""
 
     def link(label: str, target: int | None, name: str, off: bool) -> str:
         if off:
@@ -75,7 +76,7 @@ def scrubber(k: int, n: int, lang: str) -> str:
     return "".join(
         (
             '<nav class="scrub"><form method="get" action="">',
-            link("⏮", 0, _("Before the first move"), k == 0),
+            link("⇤", 0, _("Before the first move"), k == 0),
             link("◀", k - 1, _("Previous move"), k == 0),
             f'<input type="range" id="move" name="move" min="0" max="{n}" value="{k}" '
             f'aria-label="{escape(_("Move"))}">',
@@ -83,7 +84,7 @@ def scrubber(k: int, n: int, lang: str) -> str:
             f'<output for="move" id="shown">{k}/{n}</output>',
             f'<button type="submit" class="go">{escape(_("Show"))}</button>',
             link("▶", k + 1, _("Next move"), k >= n),
-            link("⏭", None, _("The latest move"), k >= n),
+            link("⇥", None, _("The latest move"), k >= n),
             "</form></nav>",
         )
     )

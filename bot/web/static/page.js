@@ -25,6 +25,7 @@
     scale = Math.min(6, Math.max(1, next));
     board.style.width = (scale * 100) + "%";
     board.style.maxWidth = "none";
+    board.classList.toggle("fit", scale === 1);  // fitted: the whole board within the screen's height
   };
   if (zoom && board && viewport) {
     zoom.hidden = false;
