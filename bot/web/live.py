@@ -9,6 +9,11 @@ page's answer and its events' connection is not missed).
 
 An event says only how many moves the game has and whether it is over (``move``), or that the
 address no longer opens it (``gone``: renewed): nothing a spectator could not see.
+
+**Decision** (the work per move with many viewers): the watcher writes each event's bytes once
+(`frame`) and hands the same bytes to every listener, which only writes them: with 1,000 open
+connections to one game, encoding the event per connection cost the bot's event loop up to
+0.4 s at each move (`scripts/bench_web.py`; figures in docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -30,8 +35,22 @@ INTERVAL = 0.5
 KEEP_ALIVE = 15.0
 """Seconds of quiet after which a comment line is sent (proxies close idle connections)."""
 GONE = "gone"
-Note = dict[str, object] | None
-"""What a listener is told: the game's figures, `GONE`'s, or None: the stream ends."""
+Note = bytes | None
+"""What a listener is told: an event's bytes as they are sent (`frame`), or None: the stream ends."""
+
+
+def frame(note: dict[str, object]) -> bytes:
+    """An event as server-sent events write it: ``event: move`` (or `GONE`) and its data.
+
+    >>> frame({"count": 3, "over": False})
+    b'event: move\\ndata: {"count": 3, "over": false}\\n\\n'
+    """
+    kind = str(note.get("event", "move"))
+    data = json.dumps({k: v for k, v in note.items() if k != "event"})
+    return f"event: {kind}\ndata: {data}\n\n".encode()
+
+
+GONE_FRAME = frame({"event": GONE})
 
 
 class Watcher:
@@ -73,15 +92,15 @@ class Watcher:
                 await asyncio.sleep(INTERVAL * 4)
                 continue
             if row is None or row.record is None:
-                self._tell({"event": GONE})
+                self._tell(GONE_FRAME)
                 self.stop()
                 return
             if row.version != version:
                 version = row.version
-                self._tell({"count": len(row.record["moves"]), "over": row.status == "over"})
+                self._tell(frame({"count": len(row.record["moves"]), "over": row.status == "over"}))
             await asyncio.sleep(INTERVAL)
 
-    def _tell(self, note: dict[str, object]) -> None:
+    def _tell(self, note: bytes) -> None:
         self.last = note
         for queue in self.listeners:
             queue.put_nowait(note)
@@ -117,16 +136,15 @@ class Live:
             await response.write(b"retry: 2000\n\n")
             while True:
                 try:
-                    note = await asyncio.wait_for(queue.get(), KEEP_ALIVE)
+                    async with asyncio.timeout(KEEP_ALIVE):  # not `wait_for`: a task per event and viewer
+                        note = await queue.get()
                 except TimeoutError:
                     await response.write(b": still here\n\n")
                     continue
                 if note is None:
                     break
-                kind = str(note.get("event", "move"))
-                data = json.dumps({k: v for k, v in note.items() if k != "event"})
-                await response.write(f"event: {kind}\ndata: {data}\n\n".encode())
-                if kind == GONE:
+                await response.write(note)
+                if note is GONE_FRAME:
                     break
             with contextlib.suppress(ConnectionResetError):
                 await response.write_eof()
