@@ -104,3 +104,25 @@ async def test_a_server_s_page_lists_its_public_games_and_leaderboard_and_renewe
         assert "off" in await page_command(fake, alice, "off")
         assert await status_of(new) == 404, "off: the page is gone"
     fake.check()
+
+
+async def test_only_channels_and_public_threads_everyone_may_view_count_as_public(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """`CittaBot.public`, which the server's page asks (from discord.py's cache) for each game's channel."""
+    fake = fake_discord
+    alice, carol = fake.user("alice"), fake.user("carol")
+    async with citta_bot(fake, tmp_path / "citta.db", seed=SEED) as bot:
+        private = await fake.add_private_channel("back-room", alice)
+        thread = await fake.add_thread("open-thread")
+        secret = await fake.add_thread("secret-thread", private=True, owner=alice)
+        inside = await fake.add_thread("in-the-back-room", private, owner=alice)
+        everywhere = (private, thread, secret, inside)
+        await fake.wait_for(lambda: all(bot.get_channel(c.id) is not None for c in everywhere))
+        assert fake.permissions(secret, carol) == 0 and fake.permissions(secret, alice) != 0, "as Discord"
+        assert bot.public(fake.channel.id) and bot.public(thread.id)
+        assert not bot.public(private.id), "a channel @everyone may not view"
+        assert not bot.public(secret.id), "a private thread, even of a public channel"
+        assert not bot.public(inside.id), "a thread of a private channel"
+        assert not bot.public(12345), "a channel the bot does not know"
+    fake.check()

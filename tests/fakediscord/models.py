@@ -72,7 +72,7 @@ class FakeAttachment:
         return None, None
 
 
-TEXT, DM, PUBLIC_THREAD, FORUM = 0, 1, 11, 15  # channel types
+TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD, FORUM = 0, 1, 11, 12, 15  # channel types
 GROUP_DM = payloads.GROUP_DM
 
 
@@ -173,7 +173,8 @@ class FakeChannel:
     name: str
     guild_id: int | None = None
     recipient: FakeUser | None = None  # set for DM channels
-    members: list[FakeUser] = field(default_factory=list)  # a group DM's users (the bot is not one)
+    members: list[FakeUser] = field(default_factory=list)  # a group DM's users (the bot is not one);
+    # a private thread's members (its owner, the bot, those added)
     messages: list[FakeMessage] = field(default_factory=list)
     type: int = TEXT
     overwrites: dict[int, Overwrite] = field(default_factory=dict)  # by role or member id
@@ -190,7 +191,11 @@ class FakeChannel:
 
     @property
     def is_thread(self) -> bool:
-        return self.type == PUBLIC_THREAD
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+
+    @property
+    def is_private_thread(self) -> bool:
+        return self.type == PRIVATE_THREAD
 
     @property
     def permission_source(self) -> FakeChannel:

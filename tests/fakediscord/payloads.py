@@ -142,6 +142,7 @@ def channel(ch: FakeChannel) -> dict[str, Any]:
                 "archive_timestamp": ch.archive_timestamp,
                 "locked": ch.locked,
                 "create_timestamp": ch.create_timestamp,
+                **({"invitable": True} if ch.is_private_thread else {}),
             },
         }
     data |= {

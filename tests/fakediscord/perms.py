@@ -10,6 +10,8 @@ guild's owner, who has every permission, is none of the test users (`state.Store
 - then the channel's @everyone overwrite, then its overwrite for the member's role, then the member's
   own overwrite, each deny first, then allow (a thread has no overwrites: its parent's apply);
 - without VIEW_CHANNEL a member has no permission at all in the channel;
+- a private thread (type 12) is viewed only by its members (`FakeChannel.members`: its owner, the
+  bot, those added) and by members with MANAGE_THREADS (docs/resources/Channel.md, "Thread" objects);
 - without SEND_MESSAGES (in a thread: SEND_MESSAGES_IN_THREADS) it also loses EMBED_LINKS, ATTACH_FILES,
   MENTION_EVERYONE and SEND_TTS_MESSAGES.
 
@@ -84,6 +86,9 @@ def in_channel(channel: FakeChannel, member_id: int, role: int = 0, role_id: int
         if ow is not None:
             value = (value & ~ow.deny) | ow.allow
     if not value & VIEW_CHANNEL:
+        return 0
+    joined = member_id in {m.id for m in channel.members}
+    if channel.is_private_thread and not joined and not value & MANAGE_THREADS:
         return 0
     if not value & (SEND_IN_THREADS if channel.is_thread else SEND_MESSAGES):
         value &= ~_NEEDS_SEND

@@ -15,6 +15,7 @@ from .components import COMPONENTS_V2
 from .models import (
     FORUM,
     GROUP_DM,
+    PRIVATE_THREAD,
     PUBLIC_THREAD,
     TEXT,
     Command,
@@ -136,21 +137,21 @@ class Store:
         return ch
 
     def add_thread(
-        self,
-        name: str,
-        parent: FakeChannel,
-        owner: FakeUser,
-        auto_archive_minutes: int,
-        id: int | None = None,
-    ) -> FakeChannel:
-        """A public thread in ``parent`` (in a forum channel: a post, with its starter message); ``id``:
+        self, name: str, parent: FakeChannel, owner: FakeUser, auto_archive_minutes: int,
+        private: bool = False, id: int | None = None,
+    ) -> FakeChannel:  # fmt: skip
+        """A public thread in ``parent`` (in a forum channel: a post, with its starter message), or with
+        ``private`` a private thread of a text channel, whose members are its owner and the bot; ``id``:
         a thread started from a message has that message's id."""
         if parent.type not in (TEXT, FORUM) or parent.guild_id is None or parent.deleted:
             raise ValueError(f"threads live in guild text or forum channels, not in {parent}")
+        if private and parent.type != TEXT:
+            raise ValueError(f"private threads live in text channels, not in {parent}")
         now = self.iso()
-        thread = FakeChannel(
-            id or snowflake(), name, parent.guild_id, type=PUBLIC_THREAD, parent=parent, owner=owner
-        )
+        kind = PRIVATE_THREAD if private else PUBLIC_THREAD
+        thread = FakeChannel(id or snowflake(), name, parent.guild_id, type=kind, parent=parent, owner=owner)
+        if private:
+            thread.members = [owner, self.bot]
         thread.auto_archive_minutes = auto_archive_minutes
         thread.archive_timestamp = thread.create_timestamp = now
         thread.last_activity = self.now()

@@ -21,8 +21,9 @@
 - Channels: ``add_text_channel(name, guild=...)`` (CHANNEL_CREATE), ``delete_channel`` (CHANNEL_DELETE,
   or THREAD_DELETE; a channel's threads go with it).
 - Threads: ``add_thread`` (a public thread in the text channel, or a post in the forum channel, created
-  on demand; THREAD_CREATE once a bot is connected, else in GUILD_CREATE), ``archive`` / ``unarchive``
-  (THREAD_UPDATE; discord.py drops archived threads from its cache and adds them back when unarchived).
+  on demand, or with ``private=True`` a private thread of its owner and the bot; THREAD_CREATE once a
+  bot is connected, else in GUILD_CREATE), ``archive`` / ``unarchive`` (THREAD_UPDATE; discord.py
+  drops archived threads from its cache and adds them back when unarchived).
 - Users: ``user_says`` posts a user message (MESSAGE_CREATE for bots with the intent); in an archived
   thread it unarchives it first, as on Discord, unless the thread is locked (a FakeDiscordError: a user
   without MANAGE_THREADS cannot post there).
@@ -211,16 +212,20 @@ class FakeWorld(FakeServer):
         forum: bool = False,
         auto_archive_minutes: int = 1440,
         owner: FakeUser | None = None,
+        private: bool = False,
     ) -> FakeChannel:
         """A public thread (type 11) started by ``owner`` (default: the first member) in ``parent`` (default:
-        the text channel; with ``forum``: a post in the forum channel, created on first use)."""
+        the text channel; with ``forum``: a post in the forum channel, created on first use); with
+        ``private``, a private thread (type 12) of the text channel, viewable only by its owner, the bot
+        (its members) and members with MANAGE_THREADS."""
         if auto_archive_minutes not in ARCHIVE_DURATIONS:
             raise ValueError(f"auto_archive_minutes must be one of {ARCHIVE_DURATIONS}")
         if parent is None:
             parent = await self._forum() if forum else self.store.text_channel
         if parent.type != (FORUM if forum else TEXT):
             raise FakeDiscordError(f"{parent} is not a {'forum' if forum else 'text'} channel")
-        thread = self.store.add_thread(name, parent, owner or self.store.members[0], auto_archive_minutes)
+        owner = owner or self.store.members[0]
+        thread = self.store.add_thread(name, parent, owner, auto_archive_minutes, private=private)
         await self.gateway.channel_event("THREAD_CREATE", thread)
         return thread
 
