@@ -149,7 +149,7 @@ async def view(ctx: Context, guild: int, public: Public) -> ServerView:
                 scores = [f"{shown(p.name, p.player)} {p.score}" for p in places]
                 token = await ctx.storage.games.page(g.game, fresh_token())
                 if token is not None:
-                    finished.append(Listed(g.game, token, scores, _("Winner: {players}", players=winners)))
+                    finished.append(Listed(g.game, token, scores, _("Winner: {name}", name=winners)))
         if len(batch) < PAGE:
             break
         before = batch[-1].game

@@ -64,7 +64,7 @@ async def configure(
 
 PAGE_CHOICES = [
     app_commands.Choice(name=_("on: show me its address"), value="on"),
-    app_commands.Choice(name=_("off"), value="off"),
+    app_commands.Choice(name=_("off: its address no longer opens it"), value="off"),
     app_commands.Choice(name=_("renew: a new address, the old one ends"), value="renew"),
 ]
 
