@@ -16,6 +16,7 @@ import pytest
 from fakediscord import FakeDiscord, FakeDiscordError, FakeUser
 from fakediscord.fixtures import fake_discord
 from test_e2e_history import _finished_game
+from test_e2e_privacy import PRIVATE, poll, polled_cards
 from test_e2e_support import Table, citta_bot
 from test_e2e_web import web_server
 from test_e2e_webpage import CHROMIUM, PUBLIC, playwright, pytestmark
@@ -59,6 +60,9 @@ async def test_a_server_s_page_lists_its_public_games_and_leaderboard_and_renewe
         bot.service.clock = time.time
         table = Table(fake, bot, exact_boards=False)
         await table.open(alice, [bob])
+        await poll(table, alice)
+        hidden_cards = polled_cards(table, alice)
+        assert hidden_cards, "alice looked at voice cards"
 
         fake.grant(alice, "manage_guild")
         on = await page_command(fake, alice, "on")
@@ -80,7 +84,9 @@ async def test_a_server_s_page_lists_its_public_games_and_leaderboard_and_renewe
         assert over == [str(finished)], f"the game in the private channel ({hidden}) is not listed: {over}"
         text = await page.content()
         assert f"Game {hidden}" not in text
-        assert "Alice, Bob" in (await page.locator("#running li").inner_text()) and "to play a turn" in text
+        assert not PRIVATE.search(text) and all(card not in text for card in hidden_cards), "nothing hidden"
+        running_text = await page.locator("#running li").inner_text()
+        assert "Alice, Bob" in running_text and re.search(r"\n(Alice|Bob) to \w", running_text), running_text
         assert "Winner:" in await page.locator("#finished li").inner_text()
         ranked = await page.locator("#leaderboard tbody th").all_inner_texts()
         assert {"Alice", "Bob"} <= set(ranked), ranked
