@@ -20,6 +20,7 @@ Decisions:
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import i18n
@@ -28,10 +29,11 @@ from bot.results import Message, Post
 from bot.service import leaving, tournament_posts
 from bot.service.computer import levels
 from bot.service.context import Context
-from bot.service.lobby import MAX_PLAYERS, MIN_PLAYERS, clean_name
+from bot.service.lobby import MAX_PLAYERS, MIN_PLAYERS, SETUPS, clean_name
 from bot.service.tournament_formats import FORMATS, standings
-from bot.service.tournament_state import Player, Rules, State
-from bot.storage.tournaments_protocol import TournamentRow
+from bot.service.tournament_state import Player, Rules, State, Table
+from bot.storage.rows import POLICIES
+from bot.storage.tournaments_protocol import TournamentRow, TournamentStatus
 from i18n import _
 
 log = logging.getLogger(__name__)
@@ -39,6 +41,10 @@ MAX_PLAYERS_IN = 64
 """The most players a tournament takes (tables are seated by the clock, one change per round)."""
 MAX_ROUNDS = 10
 NAME_LIMIT = 60
+ATTEMPTS = 3
+"""How often a change is tried when another change of the tournament got in first."""
+Edit = Callable[[TournamentRow, State], Awaitable[tuple[TournamentStatus, list[Post]]]]
+"""A change of a tournament's document (raising what it refuses): its status after, and its posts."""
 
 
 @dataclass(frozen=True)
@@ -68,8 +74,10 @@ def _check(o: Opening) -> None:
         raise CittaError(_("A tournament plays 1 to {count} rounds.", count=MAX_ROUNDS))
     if not 1 <= o.deadline_hours <= 24 * 14 or not 1 <= o.signup_hours <= 24 * 30:
         raise CittaError(_("The time a move may take is 1 to 336 hours; sign-up lasts 1 to 720 hours."))
-    if o.setup not in ("beginner", "experienced") or o.policy not in ("wait", "computer", "skip"):
+    if o.setup not in SETUPS:
         raise CittaError(_("The setup is 'beginner' or 'experienced'."))
+    if o.policy not in POLICIES:
+        raise CittaError(_("At the deadline: {policies}.", policies=", ".join(POLICIES)))
     if o.level not in levels():
         raise CittaError(_("The computer levels are {levels}.", levels=", ".join(levels())))
     if o.dropout not in ("computer", "forfeit"):
@@ -108,10 +116,28 @@ async def _row(ctx: Context, tournament: int, guild: int) -> tuple[TournamentRow
     return row, State.model_validate(row.state)
 
 
+async def _change(
+    ctx: Context, read: Callable[[], Awaitable[tuple[TournamentRow, State]]], edit: Edit, again: str
+) -> State:
+    """Read the tournament, let ``edit`` change its document (raising what it refuses) and store it at the
+    version read, with the posts ``edit`` made; read and edit again when another change got in first
+    (``again``: what the member is told when that keeps happening). The document as stored."""
+    for _attempt in range(ATTEMPTS):
+        row, state = await read()
+        status, posts = await edit(row, state)
+        stored = await ctx.storage.tournaments.change(
+            row, status=status, state=state.document(), posts=posts, now=ctx.now()
+        )
+        if stored is not None:
+            return state
+    raise CittaError(again)
+
+
 async def sign_up(ctx: Context, tournament: int, *, guild: int, user: int, name: str) -> Message:
     """Sign Up: the presser joins the tournament while sign-up is open."""
-    for _attempt in range(3):
-        row, state = await _row(ctx, tournament, guild)
+    rating = (await ctx.storage.history.ratings(guild, [f"user:{user}"])).get(f"user:{user}")
+
+    async def join(row: TournamentRow, state: State) -> tuple[TournamentStatus, list[Post]]:
         if row.status != "signup" or ctx.now() >= state.rules.signup_until:
             raise CittaError(_("Sign-up for **{name}** is closed.", name=state.rules.name))
         if state.player(user) is not None:
@@ -120,31 +146,32 @@ async def sign_up(ctx: Context, tournament: int, *, guild: int, user: int, name:
             raise CittaError(
                 _("**{name}** is full ({count} players).", name=state.rules.name, count=MAX_PLAYERS_IN)
             )
-        rating = (await ctx.storage.history.ratings(guild, [f"user:{user}"])).get(f"user:{user}")
         shown = rating.shown if rating is not None else 0.0
         state.players.append(Player(user=user, name=clean_name(name), rating=shown))
-        if await ctx.storage.tournaments.change(row, status="signup", state=state.document(), posts=[],
-                                                now=ctx.now()) is not None:  # fmt: skip
-            return Message(_("You are signed up for **{name}** ({count} players so far); the tables are "
-                             "seated <t:{until}:R>.", name=state.rules.name, count=len(state.players),
-                             until=state.rules.signup_until), ephemeral=True)  # fmt: skip
-    raise CittaError(_("The tournament changed at that moment; press again."))
+        return "signup", []
+
+    state = await _change(ctx, lambda: _row(ctx, tournament, guild), join,
+                          _("The tournament changed at that moment; press again."))  # fmt: skip
+    return Message(_("You are signed up for **{name}** ({count} players so far); the tables are "
+                     "seated <t:{until}:R>.", name=state.rules.name, count=len(state.players),
+                     until=state.rules.signup_until), ephemeral=True)  # fmt: skip
 
 
 async def withdraw(ctx: Context, tournament: int, *, guild: int, user: int) -> Message:
     """Withdraw: the presser's sign-up is taken back while sign-up is open."""
-    for _attempt in range(3):
-        row, state = await _row(ctx, tournament, guild)
+
+    async def leave(row: TournamentRow, state: State) -> tuple[TournamentStatus, list[Post]]:
         if state.player(user) is None:
             raise CittaError(_("You are not signed up for **{name}**.", name=state.rules.name))
         if row.status != "signup":
             raise CittaError(_("**{name}** has begun: `/citta-tournament drop` drops you out.",
                                name=state.rules.name))  # fmt: skip
         state.players = [p for p in state.players if p.user != user]
-        if await ctx.storage.tournaments.change(row, status="signup", state=state.document(), posts=[],
-                                                now=ctx.now()) is not None:  # fmt: skip
-            return Message(_("You withdrew from **{name}**.", name=state.rules.name), ephemeral=True)
-    raise CittaError(_("The tournament changed at that moment; press again."))
+        return "signup", []
+
+    state = await _change(ctx, lambda: _row(ctx, tournament, guild), leave,
+                          _("The tournament changed at that moment; press again."))  # fmt: skip
+    return Message(_("You withdrew from **{name}**.", name=state.rules.name), ephemeral=True)
 
 
 async def running_here(ctx: Context, guild: int) -> tuple[TournamentRow, State]:
@@ -180,47 +207,50 @@ async def show_standings(ctx: Context, guild: int, user: int) -> Message:
 async def drop(ctx: Context, guild: int, *, user: int, by: int) -> Message:
     """``/citta-tournament drop`` (``by`` the player) or ``/citta-organise drop`` (by an organiser): the
     player drops out of the server's running tournament (see the module)."""
-    for _attempt in range(3):
-        row, state = await running_here(ctx, guild)
+
+    async def out(row: TournamentRow, state: State) -> tuple[TournamentStatus, list[Post]]:
         me = state.player(user)
         if row.status != "running" or me is None or me.dropped is not None:
             raise CittaError(_("{name} is not playing in a running tournament here.",
                                name=me.name if me else f"<@{user}>"))  # fmt: skip
         me.dropped = state.round
-        table = next((t for t in state.of_round(state.round) if user in t.players and not t.done), None)
+        table = _playing(state, user)
         if table is not None and state.rules.dropout == "forfeit":
             table.forfeits.append(user)
         with i18n.speaking(state.rules.language):
-            post = Post(row.channel, Message(tournament_posts.dropped(state, user)))
-        if await ctx.storage.tournaments.change(row, status="running", state=state.document(), posts=[post],
-                                                now=ctx.now()) is None:  # fmt: skip
-            continue
-        if table is not None and table.thread is not None:
-            try:
-                await leaving.resign(ctx, user, channel=table.thread)
-            except (
-                CittaError
-            ) as e:  # the game ended meanwhile, or they had resigned: nothing to play for them
-                log.info("Tournament %d: user %s's table needs no resignation (%s)", row.id, user, e)
-        log.info("Tournament %d: user %s dropped out (by %s)", row.id, user, by)
-        text = _("{name} dropped out of **{tournament}**.", name=me.name, tournament=state.rules.name)
-        return Message(text, ephemeral=True)
-    raise CittaError(_("The tournament changed at that moment; try again."))
+            return "running", [Post(row.channel, Message(tournament_posts.dropped(state, user)))]
+
+    state = await _change(ctx, lambda: running_here(ctx, guild), out,
+                          _("The tournament changed at that moment; try again."))  # fmt: skip
+    table = _playing(state, user)
+    if table is not None and table.thread is not None:
+        try:
+            await leaving.resign(ctx, user, channel=table.thread)
+        except CittaError as e:  # the game ended meanwhile, or they had resigned: nothing to play for them
+            log.info("Tournament: user %s's table needs no resignation (%s)", user, e)
+    log.info("User %s dropped out of a tournament of server %d (by %s)", user, guild, by)
+    text = _("{name} dropped out of **{tournament}**.", name=state.name(user), tournament=state.rules.name)
+    return Message(text, ephemeral=True)
+
+
+def _playing(state: State, user: int) -> Table | None:
+    """The table of the round being played where ``user`` plays, unfinished (None: none)."""
+    return next((t for t in state.of_round(state.round) if user in t.players and not t.done), None)
 
 
 async def cancel(ctx: Context, guild: int) -> Message:
     """``/citta-organise cancel``: the running tournament ends without a winner (its tables' games go on
     as games of their own)."""
-    row, state = await running_here(ctx, guild)
-    if row.status not in ("signup", "running"):
-        raise CittaError(_("**{name}** is over already.", name=state.rules.name))
-    with i18n.speaking(state.rules.language):
-        post = Post(
-            row.channel, Message(_("🏆 **{name}** was cancelled by an organiser.", name=state.rules.name))
-        )
-    if await ctx.storage.tournaments.change(row, status="cancelled", state=state.document(), posts=[post],
-                                            now=ctx.now()) is None:  # fmt: skip
-        raise CittaError(_("The tournament changed at that moment; try again."))
+
+    async def end(row: TournamentRow, state: State) -> tuple[TournamentStatus, list[Post]]:
+        if row.status not in ("signup", "running"):
+            raise CittaError(_("**{name}** is over already.", name=state.rules.name))
+        with i18n.speaking(state.rules.language):
+            text = _("🏆 **{name}** was cancelled by an organiser.", name=state.rules.name)
+        return "cancelled", [Post(row.channel, Message(text))]
+
+    state = await _change(ctx, lambda: running_here(ctx, guild), end,
+                          _("The tournament changed at that moment; try again."))  # fmt: skip
     return Message(_("**{name}** is cancelled.", name=state.rules.name), ephemeral=True)
 
 
