@@ -56,43 +56,41 @@ async def _step(ctx: Context, row: TournamentRow) -> list[Post]:
             await _seat(ctx, row, state, 1)
         return []
     started: list[Post] = []
-    threads = False
+    changed = False
     for table in state.of_round(state.round):
         if table.thread is None and table.post is not None:
-            sent = await ctx.storage.outbox.get(table.post)
-            if sent is not None and sent.state == "sent" and sent.message_id:
-                table.thread, threads = sent.message_id, True
-    if threads and not await _store(ctx, row, state, "running"):
-        return []
-    if threads:
-        row = await _reread(ctx, row)
-    for table in state.of_round(state.round):
+            table.thread = await _thread_of(ctx, table.post)
+            changed |= table.thread is not None
         if table.thread is not None and table.game is None and not table.done:
-            post = await open_table(ctx, row, state, table)
-            if post is not None:
+            if (post := await open_table(ctx, row, state, table)) is not None:
                 started.append(post)
-            if not await _store(ctx, row, state, "running"):
-                return started
-            row = await _reread(ctx, row)
+            changed = True
+    stored = await _store(ctx, row, state, "running") if changed else row
+    if stored is None:  # another process changed it: the next tick looks again
+        return started
     for table in state.of_round(state.round):
         if not table.done and await _finished(ctx, state, table):
-            await _scored(ctx, row, state, table)
+            await _scored(ctx, stored, state, table)
             return started  # one table a step: its post, then the next table's, in order
     return started
 
 
-async def _reread(ctx: Context, row: TournamentRow) -> TournamentRow:
-    fresh = await ctx.storage.tournaments.get(row.id)
-    assert fresh is not None
-    return fresh
+async def _thread_of(ctx: Context, post: int) -> int | None:
+    """The thread of a table's post once it was sent: the post's own message (None: not sent yet)."""
+    sent = await ctx.storage.outbox.get(post)
+    return sent.message_id if sent is not None and sent.state == "sent" and sent.message_id else None
 
 
 async def _store(ctx: Context, row: TournamentRow, state: State, status: TournamentStatus,
-                 posts: list[Post] | None = None) -> bool:  # fmt: skip
+                 posts: list[Post] | None = None) -> TournamentRow | None:  # fmt: skip
+    """Store ``state`` at ``row``'s version: the row as stored (None: it changed meanwhile)."""
+    doc = state.model_dump(mode="json")
     stored = await ctx.storage.tournaments.change(
-        row, status=status, state=state.document(), posts=posts or [], now=ctx.now()
+        row, status=status, state=lambda _ids: doc, posts=posts or [], now=ctx.now()
     )
-    return stored is not None
+    if stored is None:
+        return None
+    return replace(row, status=status, state=doc, version=row.version + 1, updated_at=ctx.now())
 
 
 async def _seat(ctx: Context, row: TournamentRow, state: State, round: int) -> None:
@@ -219,7 +217,6 @@ async def _scored(ctx: Context, row: TournamentRow, state: State, table: Table) 
     """Store a finished table's result with its standings post; the round's last seats the next."""
     with i18n.speaking(state.rules.language):
         post = Post(row.channel, Message(tournament_posts.table_done(state, table)))
-    if not await _store(ctx, row, state, "running", [post]):
-        return
-    if all(t.done for t in state.of_round(state.round)):
-        await _seat(ctx, await _reread(ctx, row), state, state.round + 1)
+    stored = await _store(ctx, row, state, "running", [post])
+    if stored is not None and all(t.done for t in state.of_round(state.round)):
+        await _seat(ctx, stored, state, state.round + 1)
