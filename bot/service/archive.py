@@ -7,6 +7,7 @@ to a member who can view its channel, and to its players (`bot.service.visible`)
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Awaitable, Callable
 
 from bot.errors import NoGame, NotAllowed
 from bot.ids import custom_id, review_game_id
@@ -145,14 +146,26 @@ async def stats(ctx: Context, guild: int, user: User) -> Message:
 async def shown_games(ctx: Context, guild: int, viewer: Viewer) -> list[Finished]:
     """The newest `GAMES_LISTED` finished games of the server that ``viewer`` is shown, newest first
     (the others are skipped, and older ones take their places)."""
+
+    async def shown_to(g: Finished) -> bool:
+        return await sees(viewer, g.channel, (p.user_id for p in g.places))
+
+    return await finished_where(ctx, guild, shown_to, GAMES_LISTED)
+
+
+async def finished_where(
+    ctx: Context, guild: int, keep: Callable[[Finished], Awaitable[bool]], limit: int
+) -> list[Finished]:
+    """The newest ``limit`` finished games of the server that ``keep`` keeps, newest first, read
+    `PAGE` at a time."""
     found: list[Finished] = []
     before: int | None = None
     while True:
         page = await ctx.storage.history.finished_games(guild, PAGE, before)
         for g in page:
-            if await sees(viewer, g.channel, (p.user_id for p in g.places)):
+            if await keep(g):
                 found.append(g)
-                if len(found) == GAMES_LISTED:
+                if len(found) == limit:
                     return found
         if len(page) < PAGE:
             return found

@@ -31,13 +31,13 @@ from dataclasses import dataclass
 from bot.errors import CittaError
 from bot.results import Message
 from bot.service import seasons, summary
-from bot.service.archive import shown
+from bot.service.archive import finished_where, shown
 from bot.service.context import Context
 from bot.service.history import number
 from bot.service.page_address import fresh_token
 from bot.service.positions import restore
 from bot.service.webpage import NoPages
-from bot.storage.rows import Standing
+from bot.storage.rows import Finished, Standing
 from i18n import _
 
 ACTIONS = ("on", "off", "renew")
@@ -45,8 +45,6 @@ LISTED = 20
 """The running games, and the finished ones, a page lists at most (the newest)."""
 TOP = 20
 """The places of each leaderboard a page shows."""
-PAGE = 50
-"""How many finished games are read at a time while looking for those everyone may see."""
 
 Public = Callable[[int], bool]
 """Whether everyone in the server (@everyone) may view the channel (or thread) of this id."""
@@ -139,20 +137,17 @@ async def view(ctx: Context, guild: int, public: Public) -> ServerView:
         assert token is not None
         running.append(Listed(row.id, token, [s.name for s in seats], turn))
     finished: list[Listed] = []
-    before: int | None = None
-    while len(finished) < LISTED:
-        batch = await ctx.storage.history.finished_games(guild, PAGE, before)
-        for g in batch:
-            if len(finished) < LISTED and public(g.channel):
-                places = sorted(g.places, key=lambda p: (p.rank, p.seat))
-                winners = ", ".join(shown(p.name, p.player) for p in places if p.rank == 1)
-                scores = [f"{shown(p.name, p.player)} {p.score}" for p in places]
-                token = await ctx.storage.games.page(g.game, fresh_token())
-                if token is not None:
-                    finished.append(Listed(g.game, token, scores, _("Winner: {name}", name=winners)))
-        if len(batch) < PAGE:
-            break
-        before = batch[-1].game
+
+    async def listed(g: Finished) -> bool:
+        return public(g.channel)
+
+    for g in await finished_where(ctx, guild, listed, LISTED):
+        places = sorted(g.places, key=lambda p: (p.rank, p.seat))
+        winners = ", ".join(shown(p.name, p.player) for p in places if p.rank == 1)
+        scores = [f"{shown(p.name, p.player)} {p.score}" for p in places]
+        token = await ctx.storage.games.page(g.game, fresh_token())
+        if token is not None:
+            finished.append(Listed(g.game, token, scores, _("Winner: {name}", name=winners)))
     standings = await ctx.storage.history.leaderboard(guild)
     board = [ranked(k, s, shown(s.name, s.player)) for k, s in enumerate(standings[:TOP], 1)]
     season = await ctx.storage.seasons.running(guild)
