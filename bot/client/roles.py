@@ -12,6 +12,8 @@ ask for the members intent, so its cache does not know them).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
+
 import discord
 
 from bot.service.role_calls import RoleFacts, RoleGone, RolesRefused
@@ -31,20 +33,20 @@ class DiscordRoles:
         return str(role) in data.get("roles", [])
 
     async def give(self, guild: int, member: int, role: int, reason: str) -> None:
-        try:
-            await self.client.http.add_role(guild, member, role, reason=reason)
-        except discord.Forbidden as e:
-            raise RolesRefused(str(e)) from e
-        except discord.NotFound as e:
-            raise RoleGone(str(e)) from e
+        await _refused_or_gone(self.client.http.add_role(guild, member, role, reason=reason))
 
     async def take(self, guild: int, member: int, role: int, reason: str) -> None:
-        try:
-            await self.client.http.remove_role(guild, member, role, reason=reason)
-        except discord.Forbidden as e:
-            raise RolesRefused(str(e)) from e
-        except discord.NotFound as e:
-            raise RoleGone(str(e)) from e
+        await _refused_or_gone(self.client.http.remove_role(guild, member, role, reason=reason))
+
+
+async def _refused_or_gone(call: Awaitable[object]) -> None:
+    """Make a role call, Discord's 403 told as `RolesRefused` and its 404 as `RoleGone`."""
+    try:
+        await call
+    except discord.Forbidden as e:
+        raise RolesRefused(str(e)) from e
+    except discord.NotFound as e:
+        raise RoleGone(str(e)) from e
 
 
 def facts(interaction: discord.Interaction[discord.Client], role: discord.Role) -> RoleFacts:

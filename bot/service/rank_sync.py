@@ -1,4 +1,4 @@
-"""Keeping a server's rank roles current (part of the service layer): step 7 of the clock's tick
+"""Keeping a server's rank roles current (part of the service layer): step 8 of the clock's tick
 (`bot.service.tick`), which decides who should hold each role (`bot.service.ranks.holders`) and gives
 and takes them through the client's port (`bot.service.role_calls.RoleCalls`).
 
