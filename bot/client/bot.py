@@ -170,8 +170,8 @@ class CittaBot(commands.AutoShardedBot):
             lobby_days=self.lobby_days,
             metrics=self.metrics,
             web_url=self.web_url,
+            roles=DiscordRoles(self),
         )
-        self._service.roles = DiscordRoles(self)
         await process.take_over(self._service)
         self._spawn(predraw.predraw(self._service))  # the last of the workers' jobs: none waits for it
         self._deliverer = Deliverer.of(self._service, DiscordSender(self))
