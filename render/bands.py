@@ -5,7 +5,7 @@ band drawn and written once is taken again, not drawn again, while the same key 
 Each worker process keeps its own, up to `KEPT_BYTES` of deflated rows (the least recently
 used go first): about 2,000 bands, the tables of some 400 games of three players; the bot
 sends a game's posts to the same worker when it is free (`ProcessWorkers.call_near`). A band's
-key is what it shows (`render.sheet.Block.key`) with the language and the width it was drawn
+key is what it shows (`render.sheet_layout.Block.key`) with the language and the width it was drawn
 in, and the PNG is the same picture whether a band was kept or drawn
 (`tests/test_render_bands.py` draws many games both ways): what is kept changes the time a
 picture takes, never the picture.

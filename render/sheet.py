@@ -8,8 +8,6 @@ reference width `WIDTH` and scale with the picture.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 
 from PIL import Image, ImageDraw
@@ -17,8 +15,8 @@ from PIL import Image, ImageDraw
 from engine.views import PlayerView, View
 from i18n import _, _n
 
-from . import bands, cards, fonts, sprites
-from .naming import name, term
+from . import bands, fonts, sprites
+from .naming import name
 from .naming import tags as player_tags
 from .palette import (
     GOLD,
@@ -30,13 +28,13 @@ from .palette import (
     PANEL_LINE,
     PAPER,
     RGB,
-    SERVICE,
-    SERVICE_TEXT,
     WARNING,
     player,
     shade,
 )
 from .scores import score_rows
+from .sheet_cards import politics_block, supply_block, voice_block
+from .sheet_layout import WIDTH, Block, Scale, count, group, heading, icon, new_line
 from .table import (
     Line,
     Piece,
@@ -58,47 +56,8 @@ from .table import (
     words,
 )
 
-WIDTH = 1080
-"""The reference width: the sizes below are in pixels at this width."""
 HEADER: RGB = (38, 42, 46)
-
-
-@dataclass(frozen=True)
-class Scale:
-    """Lengths and text sizes for one picture width (text never below the phone rule)."""
-
-    width: int
-
-    def px(self, n: float) -> int:
-        return max(1, round(n * self.width / WIDTH))
-
-    def font(self, n: float) -> int:
-        """A text size given at the reference width, at least the picture's smallest."""
-        return max(fonts.smallest(), self.px(n))
-
-    @property
-    def margin(self) -> int:
-        return self.px(24)
-
-    @property
-    def room(self) -> int:
-        """The width inside the margins."""
-        return self.width - 2 * self.margin
-
-
-@dataclass(frozen=True)
-class Block:
-    """A band of the picture: its height, and how to draw it on a picture of its own, as wide
-    as the table and as tall as the band (on `PANEL`).
-
-    ``key``: everything the band shows, when its builder can name it (None: drawn every time).
-    With the language and the width, equal keys draw equal pixels: `render.bands` keeps the
-    bands it wrote under their keys, and a later table takes them instead of drawing them
-    again. So a key holds every value its builder reads from the view."""
-
-    height: int
-    draw: Callable[[Image.Image], None]
-    key: Hashable = None
+"""The status header's background."""
 
 
 def draw_sheet(view: View, width: int = WIDTH) -> Image.Image:
@@ -156,19 +115,14 @@ def header_lines(view: View, s: Scale) -> list[Line]:
     if view.phase != "setup":
         sub += words(start_text(view), small, light, room=s.room)
     sub += words(viewer_text(view), small, (190, 190, 190), space=small * 1.2, room=s.room)
-    pieces += [_new_line(sub[0]), *sub[1:]]
+    pieces += [new_line(sub[0]), *sub[1:]]
     body = s.font(34)
     if view.phase == "over":
         won = words(result_text(view), s.font(40), GOLD, bold=True, room=s.room)
     else:
         won = waiting_pieces(view, body, light, each_line=True, room=s.room)
-    pieces += [_new_line(won[0]), *won[1:]]
+    pieces += [new_line(won[0]), *won[1:]]
     return flow(pieces, s.room)
-
-
-def _new_line(p: Piece) -> Piece:
-    """``p`` starting a line of its own."""
-    return replace(p, space=0.0, new_line=True)
 
 
 def header(view: View, s: Scale) -> Block:
@@ -206,36 +160,6 @@ def token(seat: int, tag: str, size: int, text: int) -> Image.Image:
     return img
 
 
-def _icon(
-    text: str, w: float, h: float, draw: Callable[[Image.Image, float, float], None], space: float = 0.0
-) -> Piece:
-    """A drawn piece (coin, cards, pawns); ``text`` says what it shows."""
-    return Piece(text, w, h, draw, space)
-
-
-def _group(pieces: list[Piece], space: float) -> Piece:
-    """Pieces that stay together on one line, drawn side by side."""
-    placed: list[tuple[float, Piece]] = []
-    x = 0.0
-    for k, p in enumerate(pieces):
-        x += p.space if k else 0.0
-        placed.append((x, p))
-        x += p.width
-
-    def draw(img: Image.Image, left: float, mid: float) -> None:
-        for at, p in placed:
-            p.draw(img, left + at, mid)
-
-    text = " ".join(p.text for p in pieces if p.text)
-    return Piece(text, x, max(p.height for p in pieces), draw, space)
-
-
-def _count(n: int, said: str, size: int, ink: RGB, space: float = 0.0) -> list[Piece]:
-    """A number and what it counts, ``said`` (``3 gold``), its number in bold."""
-    out = [word(w, size, ink, bold=w == str(n)) for w in said.split()]
-    return [replace(out[0], space=space), *out[1:]] if out else out
-
-
 def player_lines(view: View, p: PlayerView, s: Scale, room: float) -> list[Line]:
     """A player's lines: name and labels; gold and food; cards, notables, castles; cities."""
     nm_size, size, small = s.font(42), s.font(34), s.font(32)
@@ -251,15 +175,15 @@ def player_lines(view: View, p: PlayerView, s: Scale, room: float) -> list[Line]
         sprites.paste(img, sprites.disc(GOLD, GOLD_DARK, coin), (x + coin / 2, mid))
 
     gold_said = _n("{count} gold", "{count} gold", p.gold)
-    gold = _group([_icon("", coin, coin, gold_disc), *_count(p.gold, gold_said, size, INK, s.px(8))], 0)
+    gold = group([icon("", coin, coin, gold_disc), *count(p.gold, gold_said, size, INK, s.px(8))], 0)
     short = p.citizens - p.food
     food_ink = WARNING if short > 0 else INK
     food_said = _n("{count} food", "{count} food", p.food)
     citizens_said = _n("{count} citizen", "{count} citizens", p.citizens)
     second: list[Piece] = [
-        _new_line(gold),
-        _group(_count(p.food, food_said, size, food_ink), gap),
-        _group(_count(p.citizens, citizens_said, size, food_ink), gap),
+        new_line(gold),
+        group(count(p.food, food_said, size, food_ink), gap),
+        group(count(p.citizens, citizens_said, size, food_ink), gap),
     ]
     if short > 0:
         second.append(word(_("({count} short)", count=short), size, WARNING, bold=True))
@@ -274,18 +198,18 @@ def player_lines(view: View, p: PlayerView, s: Scale, room: float) -> list[Line]
         draw_notables(img, p, x - s.px(2), mid, pawn, pstep)
 
     tight = s.px(10)
-    cards_left = _icon(f"{p.action_cards} of 3", 2 * step + cw, ch, action, tight)
-    notables_left = _icon(f"{p.notables} of 4", 3 * pstep + pawn, pawn, notables, tight)
+    cards_left = icon(f"{p.action_cards} of 3", 2 * step + cw, ch, action, tight)
+    notables_left = icon(f"{p.notables} of 4", 3 * pstep + pawn, pawn, notables, tight)
     castles = [*words(_("castles left"), small, INK_SOFT), word(str(p.castles_left), small, INK, bold=True)]
     third = [
-        _new_line(_group([word(_("cards"), small, INK_SOFT), cards_left], 0)),
-        _group([word(_("notables"), small, INK_SOFT), notables_left], gap),
-        _group(castles, gap),
+        new_line(group([word(_("cards"), small, INK_SOFT), cards_left], 0)),
+        group([word(_("notables"), small, INK_SOFT), notables_left], gap),
+        group(castles, gap),
     ]
     cities = [word(c, small, INK, space=s.px(30)) for c in city_labels(p)] or [
         word(_("no city"), small, INK_SOFT)
     ]
-    cities[0] = _new_line(cities[0])
+    cities[0] = new_line(cities[0])
     return flow([*first, *second, *third, *cities], room)
 
 
@@ -312,104 +236,6 @@ def player_block(view: View, p: PlayerView, tag: str, s: Scale) -> Block:
     return Block(h + s.px(12), draw, key)
 
 
-def _heading(text: str, s: Scale, note: str = "") -> list[Line]:
-    pieces = words(text, s.font(38), INK, bold=True)
-    if note:
-        pieces += words(note, s.font(30), INK_SOFT, space=s.px(24))
-    return flow(pieces, s.room)
-
-
-def politics_block(view: View, s: Scale) -> Block:
-    """The face-up politics cards, three to a row, with the draw pile and discard counts."""
-    head = _heading(_("Politics cards"), s, cards.piles(view))
-    head_h = round(lines_height(head)) + s.px(8)
-    gap = s.px(14)
-    per_row = 3
-    w = (s.room - gap * (per_row - 1)) // per_row
-    size = s.font(32)
-    room = w - s.px(96) - size * 0.6
-    most = max([1, *(len(cards.title_lines(c, size, room)) for c in view.politics_row)])
-    h = round((most + 1) * size * 1.2 + s.px(24))
-    rows = (len(view.politics_row) + per_row - 1) // per_row
-
-    def draw(img: Image.Image) -> None:
-        draw_lines(img, head, s.margin, 0)
-        for k, card in enumerate(view.politics_row):
-            tile = cards.card_tile(card, w, h, size, room)
-            x = s.margin + (k % per_row) * (w + gap)
-            y = head_h + (k // per_row) * (h + gap)
-            sprites.blit_over(img, tile, (x, y), PANEL)
-
-    key = ("politics", view.politics_pile, view.politics_discard, tuple(view.politics_row))
-    return Block(head_h + rows * (h + gap) + s.px(14), draw, key)
-
-
-def voice_block(view: View, s: Scale) -> Block:
-    """The four voice cards (backs for the hidden ones, the viewer's own peeks) and the tally."""
-    if view.phase == "setup":
-        # No voice yet: the four cards are drawn when year 1 begins.
-        note = _heading(_("Voice of the people"), s, _("drawn when year 1 begins"))
-
-        def draw_note(img: Image.Image) -> None:
-            draw_lines(img, note, s.margin, 0)
-
-        return Block(round(lines_height(note)) + s.px(16), draw_note, "voice")
-    head = _heading(_("Voice of the people"), s)
-    head_h = round(lines_height(head)) + s.px(8)
-    cw, ch, gap = s.px(176), s.px(196), s.px(14)
-    size = s.font(30)
-    unit = s.width / WIDTH * 1.3
-    side_x = s.margin + 4 * (cw + gap) + s.px(8)
-    tally_h = round(size * 1.4 * (len(view.voice_result) + 1)) if view.voice_result else 0
-    h = max(ch, tally_h)
-
-    def draw(img: Image.Image) -> None:
-        draw_lines(img, head, s.margin, 0)
-        y = head_h
-        for k in range(4):
-            x = s.margin + k * (cw + gap)
-            box = (x, y, x + cw, y + ch)
-            seen = view.peek[k] if k < len(view.peek) else None
-            cards.voice_card(img, box, view.voice[k], seen, unit, size, upper=False)
-        if view.voice_result:
-            room = s.width - s.margin - side_x
-            said = _("The voice is")
-            fonts.text(
-                img, (side_x, y + size * 0.7), fonts.shorten(said, size, room), size, INK_SOFT, anchor="lm"
-            )
-            for k, v in enumerate(view.voice_result):
-                cy = y + size * (2.1 + 1.4 * k)
-                tally = (side_x, cy - size * 0.6, s.width - s.margin, cy + size * 0.6)
-                sprites.rounded(img, tally, s.px(8), SERVICE[v], INK, s.px(2))
-                mid = ((tally[0] + tally[2]) / 2, cy + 1)
-                label = fonts.shorten(term(v), size, room - s.px(8))
-                fonts.text(img, mid, label, size, SERVICE_TEXT[v], anchor="mm", bold=True)
-
-    key = ("voice", tuple(view.voice), tuple(view.peek), tuple(view.voice_result))
-    return Block(head_h + h + s.px(24), draw, key)
-
-
-def supply_block(view: View, s: Scale) -> Block:
-    """What is left in the supply: citizens and each token stack (red when 3 or fewer)."""
-    size = s.font(30)
-    items = cards.supply_items(view)
-    pieces = words(_("Supply"), s.font(38), INK, bold=True)
-    for k, (label, n) in enumerate(items):
-        low = n <= 3
-        group = _group(
-            [word(label, size, INK_SOFT), word(str(n), size, WARNING if low else INK, bold=True)], 0
-        )
-        pieces.append(
-            _new_line(group) if k == 0 else Piece(group.text, group.width, group.height, group.draw, s.px(34))
-        )
-    lines = flow(pieces, s.room)
-
-    def draw(img: Image.Image) -> None:
-        draw_lines(img, lines, s.margin, 0)
-
-    return Block(round(lines_height(lines)) + s.px(8), draw, ("supply", tuple(items)))
-
-
 def final_lines(view: View, s: Scale, room: float) -> list[list[Line]]:
     """Per place, best first: rank, name and total; then the score's breakdown."""
     out = []
@@ -422,7 +248,7 @@ def final_lines(view: View, s: Scale, room: float) -> list[list[Line]]:
         if seat in winners:
             head.append(chip(_("WINNER"), small, GOLD_DARK, (255, 255, 255)))
         parts = words(breakdown(cit, bonus, hunger, gold), small, INK_SOFT)
-        out.append(flow([*head, _new_line(parts[0]), *parts[1:]], room))
+        out.append(flow([*head, new_line(parts[0]), *parts[1:]], room))
     return out
 
 
@@ -440,7 +266,7 @@ def breakdown(citizens: int, bonus: int, hunger: int, gold: int) -> str:
 
 def final_block(view: View, tags: list[str], s: Scale) -> Block:
     """The final scores, best first, each with its breakdown."""
-    head = _heading(_("Final scores"), s)
+    head = heading(_("Final scores"), s)
     head_h = round(lines_height(head)) + s.px(8)
     side = s.px(64)
     x0 = s.margin + side + s.px(16)

@@ -18,7 +18,7 @@ from untranslated import untranslated
 from engine import Game
 from engine.views import View
 from i18n import PSEUDO, lang, speaking
-from render import alt, captions, cards, fonts, render_board, render_post
+from render import alt, bands, captions, cards, fonts, render_board, render_post
 from render.png_palette import palette_image
 from render.replay import frames
 from render.samples import NAMES, Sample, gallery
@@ -52,9 +52,9 @@ def english_words(text: str, ok: set[str]) -> list[str]:
 
 @pytest.fixture
 def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """Every text `fonts.text` draws (the one place text is drawn), in order, the sprites with
-    text drawn anew rather than taken from their caches. A text laid out word by word is drawn
-    a word at a time: joined in order, the words of a marked text are between its marks."""
+    """Every text `fonts.text` draws (the one place text is drawn), in order, the sprites and the
+    table's bands with text drawn anew rather than taken from their caches. A text laid out word by
+    word is drawn a word at a time: joined in order, the words of a marked text are between its marks."""
     palette_image()  # drawn once, in English, for every picture's colours: not a picture's text
     seen: list[str] = []
     real = fonts.text
@@ -66,6 +66,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     monkeypatch.setattr(fonts, "text", spy)
     for cached in (captions._caption, cards._card_sprite, cards._card_tile):
         cached.cache_clear()
+    bands.forget()  # a table's bands written by an earlier test would be taken, not drawn
     yield seen
 
 
