@@ -13,6 +13,7 @@ from i18n import N_, _, _n, current
 from . import fonts, sprites
 from .geometry import Geometry, geometry
 from .icons import ICONS, Pen
+from .lines import wrap
 from .naming import term
 from .palette import (
     GOLD,
@@ -27,7 +28,6 @@ from .palette import (
     SERVICE_TEXT,
     shade,
 )
-from .table import wrap
 
 CARDS_H = 170
 VOICE_H = 170

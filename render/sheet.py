@@ -16,6 +16,7 @@ from engine.views import PlayerView, View
 from i18n import _, _n
 
 from . import bands, fonts, sprites
+from .lines import Line, Piece, chip, draw_lines, flow, lines_height, word, words
 from .naming import name
 from .naming import tags as player_tags
 from .palette import (
@@ -36,24 +37,16 @@ from .scores import score_rows
 from .sheet_cards import politics_block, supply_block, voice_block
 from .sheet_layout import WIDTH, Block, Scale, count, group, heading, icon, new_line
 from .table import (
-    Line,
-    Piece,
-    chip,
     city_labels,
     draw_action_cards,
-    draw_lines,
     draw_notables,
-    flow,
     hunger_label,
-    lines_height,
     player_chips,
     result_text,
     start_text,
     title,
     viewer_text,
     waiting_pieces,
-    word,
-    words,
 )
 
 HEADER: RGB = (38, 42, 46)

@@ -9,10 +9,10 @@ from engine.views import View
 from i18n import _
 
 from . import cards, fonts, sprites
+from .lines import Piece, draw_lines, flow, lines_height, word, words
 from .naming import term
 from .palette import INK, INK_SOFT, PANEL, SERVICE, SERVICE_TEXT, WARNING
 from .sheet_layout import WIDTH, Block, Scale, group, heading, new_line
-from .table import Piece, draw_lines, flow, lines_height, word, words
 
 
 def politics_block(view: View, s: Scale) -> Block:

@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 from PIL import Image
 
 from . import fonts
+from .lines import Line, Piece, flow, word, words
 from .palette import INK, INK_SOFT, RGB
-from .table import Line, Piece, flow, word, words
 
 WIDTH = 1080
 """The reference width: the sizes below are in pixels at this width."""

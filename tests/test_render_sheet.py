@@ -9,10 +9,11 @@ from engine.views import DecisionView, View, project
 from render import fonts
 from render.compose import compose
 from render.geometry import geometry
+from render.lines import Line
 from render.naming import decision_text
 from render.samples import Sample, gallery, late_game
 from render.sheet import Scale, draw_sheet, header_lines, player_lines
-from render.table import Line, _waiting_line, city_labels, poster_cities
+from render.table import _waiting_line, city_labels, poster_cities
 
 
 @pytest.fixture(scope="module")
