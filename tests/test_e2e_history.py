@@ -14,7 +14,7 @@ from pathlib import Path
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from fakediscord.fixtures import fake_discord
 from PIL import Image
-from test_e2e_support import announcement, answer, citta_bot, posts_after
+from test_e2e_support import announcement, answer, citta_bot, posts_after, private_answer
 
 from bot.client.bot import CittaBot
 from bot.service import tick as svc_tick
@@ -70,14 +70,6 @@ def _gif_frames(msg: FakeMessage, game_id: int) -> int:
     return int(gif.n_frames)
 
 
-async def _private(fake: FakeDiscord, user: FakeUser, command: str, **options: object) -> FakeMessage:
-    rec = await fake.slash(user, command, **options)
-    msg = await rec.wait_message(60) if rec.deferred else rec.original  # a replay may be drawn: slow
-    assert msg is not None and msg.ephemeral and msg.recipient is user, (command, rec)
-    assert len(msg.text) <= 2000
-    return msg
-
-
 async def test_two_finished_games_make_a_history_that_the_commands_show(
     fake_discord: FakeDiscord, database: Path | str
 ) -> None:
@@ -90,33 +82,35 @@ async def test_two_finished_games_make_a_history_that_the_commands_show(
         second, _, replay2 = await _finished_game(fake, bot, bob, [], "basic")
         assert _gif_frames(replay2, second) >= 30
 
-        board = await _private(fake, alice, "citta leaderboard")
+        board = await private_answer(fake, alice, "citta leaderboard", wait=60)
         assert board.text.startswith("🏆 **Leaderboard**"), board.text
         for name in ("Alice", "Bob", "Computer (strong)", "Computer (basic)"):
             assert f"**{name}**" in board.text, (name, board.text)
         assert board.text.count("← you") == 1
 
-        mine = await _private(fake, alice, "citta stats")
+        mine = await private_answer(fake, alice, "citta stats", wait=60)
         assert "**Alice**" in mine.text and "1 game," in mine.text and "Rating" in mine.text
-        theirs = await _private(fake, alice, "citta stats", player=bob)
+        theirs = await private_answer(fake, alice, "citta stats", wait=60, player=bob)
         assert "**Bob**" in theirs.text and "2 games" in theirs.text, theirs.text
 
-        games = await _private(fake, bob, "citta games")
+        games = await private_answer(fake, bob, "citta games", wait=60)
         assert games.text.index(f"**Game {second}**") < games.text.index(f"**Game {first}**")
         assert f"https://discord.com/channels/{fake.guild_id}/{fake.channel.id}/{final.id}" in games.text
 
-        latest = await _private(fake, alice, "citta replay")
+        latest = await private_answer(fake, alice, "citta replay", wait=60)
         assert _gif_frames(latest, second) >= 30
-        chosen = await _private(fake, alice, "citta replay", game=first)
+        chosen = await private_answer(fake, alice, "citta replay", wait=60, game=first)
         assert _gif_frames(chosen, first) == frames
 
-        prompt = await _private(fake, bob, "citta me forget")
+        prompt = await private_answer(fake, bob, "citta me forget", wait=60)
         assert "the 2 finished games" in prompt.text and "cannot be undone" in prompt.text, prompt.text
-        assert "**Bob**" in (await _private(fake, alice, "citta leaderboard")).text, "asking forgets nothing"
+        assert "**Bob**" in (await private_answer(fake, alice, "citta leaderboard", wait=60)).text, (
+            "asking forgets nothing"
+        )
         [forget] = prompt.custom_ids
         done = await answer(fake, await fake.click(prompt, forget, bob))
         assert done.ephemeral and done.recipient is bob and done.text.startswith("Done:"), done.text
-        assert "**Bob**" not in (await _private(fake, alice, "citta leaderboard")).text
+        assert "**Bob**" not in (await private_answer(fake, alice, "citta leaderboard", wait=60)).text
     fake.check()
 
 
@@ -130,14 +124,14 @@ async def test_a_game_finished_in_a_private_channel_is_shown_only_to_who_can_vie
         await fake.let_view(private, erin)
         game, final, posted = await _finished_game(fake, bot, alice, [], "random", private)
         await fake.let_view(private, bob)  # then Bob's view is taken away again: his list follows
-        listed = await _private(fake, bob, "citta games")
+        listed = await private_answer(fake, bob, "citta games", wait=60)
         assert f"**Game {game}**" in listed.text and f"/{private.id}/{final.id}" in listed.text, listed.text
         private.overwrites.pop(bob.id)
         await fake.gateway.channel_event("CHANNEL_UPDATE", private)
         await fake.wait_for(lambda: bob.id not in {o.id for o in bot.get_channel(private.id).overwrites})
 
         for outsider in (bob, carol):
-            games = await _private(fake, outsider, "citta games")
+            games = await private_answer(fake, outsider, "citta games", wait=60)
             assert "No game has finished on this server yet." in games.text and "Game" not in games.text
             rec = await fake.slash(outsider, "citta replay", game=game)
             refused = await answer(fake, rec)
@@ -147,7 +141,7 @@ async def test_a_game_finished_in_a_private_channel_is_shown_only_to_who_can_vie
             assert unknown.text == refused.text, "a hidden game is answered as one that does not exist"
 
         for member in (alice, dave, erin):  # its player; a member let in by role; by name
-            games = await _private(fake, member, "citta games")
+            games = await private_answer(fake, member, "citta games", wait=60)
             assert f"**Game {game}**" in games.text, (member, games.text)
         shown = await (await fake.slash(dave, "citta replay", game=game)).wait_message(60)  # a drawing
         assert shown.ephemeral and shown.recipient is dave
@@ -155,8 +149,8 @@ async def test_a_game_finished_in_a_private_channel_is_shown_only_to_who_can_vie
 
         await fake.delete_channel(private)  # a channel gone: its games stay with their players
         await fake.wait_for(lambda: bot.get_channel(private.id) is None)
-        assert "No game has finished" in (await _private(fake, dave, "citta games")).text
-        assert f"**Game {game}**" in (await _private(fake, alice, "citta games")).text
+        assert "No game has finished" in (await private_answer(fake, dave, "citta games", wait=60)).text
+        assert f"**Game {game}**" in (await private_answer(fake, alice, "citta games", wait=60)).text
     fake.check()
 
 
@@ -171,8 +165,8 @@ async def test_a_game_finished_in_a_thread_since_archived_is_shown_to_who_can_vi
         game, final, _ = await _finished_game(fake, bot, alice, [], "random", thread)
         await fake.archive(thread)
         await fake.wait_for(lambda: bot.get_channel(thread.id) is None)  # discord.py keeps no archived thread
-        listed = await _private(fake, bob, "citta games")
+        listed = await private_answer(fake, bob, "citta games", wait=60)
         assert f"**Game {game}**" in listed.text and f"/{thread.id}/{final.id}" in listed.text, listed.text
-        hidden = await _private(fake, carol, "citta games")
+        hidden = await private_answer(fake, carol, "citta games", wait=60)
         assert "No game has finished on this server yet." in hidden.text, hidden.text
     fake.check()

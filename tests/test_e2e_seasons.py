@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from fakediscord import FakeChannel, FakeDiscord, FakeDiscordError, FakeMessage, FakeUser
 from fakediscord.fixtures import fake_discord
-from test_e2e_support import announcement, citta_bot, posts_after
+from test_e2e_support import announcement, citta_bot, posts_after, private_answer
 
 from bot.client.bot import CittaBot
 from bot.service import seasons
@@ -57,14 +57,6 @@ async def _play_out(fake: FakeDiscord, bot: CittaBot, host: FakeUser, others: li
     raise AssertionError
 
 
-async def _private(fake: FakeDiscord, user: FakeUser, command: str, **options: object) -> FakeMessage:
-    rec = await fake.slash(user, command, **options)
-    msg = await rec.wait_message() if rec.deferred else rec.original
-    assert msg is not None and msg.ephemeral and msg.recipient is user, (command, rec)
-    assert len(msg.text) <= 2000
-    return msg
-
-
 def _champion_posts(fake: FakeDiscord, channel: FakeChannel) -> list[FakeMessage]:
     return [m for m in posts_after(fake, 0, channel) if m.text.startswith(OVER)]
 
@@ -89,19 +81,19 @@ async def test_a_seasons_champion_is_announced_once_across_ticks_and_a_restart(
             await fake.slash(carol, "citta-server season", length="quarter", channel=hall)
         fake.grant(alice, "manage_guild")
         bot.service.clock = lambda: START
-        on = await _private(fake, alice, "citta-server season", length="quarter", channel=hall)
+        on = await private_answer(fake, alice, "citta-server season", length="quarter", channel=hall)
         assert (
             "Season 1 ends" in on.text and f"<t:{QUARTER_ENDS}:f>" in on.text and f"<#{hall.id}>" in on.text
         )
-        empty = await _private(fake, carol, "citta-season leaderboard")
+        empty = await private_answer(fake, carol, "citta-season leaderboard")
         assert "No game has finished in this season yet." in empty.text, empty.text
-        none = await _private(fake, carol, "citta-season past")
+        none = await private_answer(fake, carol, "citta-season past")
         assert "No season has ended on this server yet." in none.text, none.text
 
         ended = await _play_out(fake, bot, alice, [bob], "strong", START)
         ended = await _play_out(fake, bot, bob, [alice], "basic", ended)
         assert ended < QUARTER_ENDS, "both games finish in the season"
-        board = await _private(fake, carol, "citta-season leaderboard")
+        board = await private_answer(fake, carol, "citta-season leaderboard")
         assert board.text.startswith("🏆 **Season 1**"), board.text
         for name in ("Alice", "Bob"):
             assert f"**{name}**" in board.text and "(2 games)" in board.text, (name, board.text)
@@ -126,13 +118,13 @@ async def test_a_seasons_champion_is_announced_once_across_ticks_and_a_restart(
         assert len(_champion_posts(fake, hall)) == 1, "announced once, whatever restarts"
         assert not [m for m in posts_after(fake, 0) if m.text.startswith(OVER)], "in the chosen channel only"
 
-        past = await _private(fake, carol, "citta-season past")
+        past = await private_answer(fake, carol, "citta-season past")
         assert "Season 1" in past.text and f"champion **{best.name}**" in past.text, past.text
         champ = alice if best.name == "Alice" else bob
-        stats = await _private(fake, carol, "citta stats", player=champ)
+        stats = await private_answer(fake, carol, "citta stats", player=champ)
         assert "Champion of season 1" in stats.text, stats.text
-        other = await _private(fake, carol, "citta stats", player=bob if champ is alice else alice)
+        other = await private_answer(fake, carol, "citta stats", player=bob if champ is alice else alice)
         assert "Champion of season" not in other.text
-        now = await _private(fake, alice, "citta-season leaderboard")
+        now = await private_answer(fake, alice, "citta-season leaderboard")
         assert now.text.startswith("🏆 **Season 2**") and "No game has finished" in now.text, now.text
     fake.check()

@@ -109,6 +109,18 @@ async def announcement(
     return found
 
 
+async def private_answer(
+    fake: FakeDiscord, user: FakeUser, command: str, *, wait: float = 5.0, **options: object
+) -> FakeMessage:
+    """``user``'s slash command ``command`` and its answer, which only they see (within ``wait``
+    seconds when it was deferred), at most 2,000 characters as Discord allows."""
+    rec = await fake.slash(user, command, **options)
+    msg = await rec.wait_message(wait) if rec.deferred else rec.original
+    assert msg is not None and msg.ephemeral and msg.recipient is user, (command, rec)
+    assert len(msg.text) <= 2000
+    return msg
+
+
 async def refusal(fake: FakeDiscord, rec: InteractionRecord) -> str:
     """The private ⚠️ answer to an interaction that changed nothing."""
     msg = await answer(fake, rec) if rec.deferred else rec.original

@@ -16,9 +16,9 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from fakediscord import FakeDiscord, FakeDiscordError, FakeMessage, FakeUser
+from fakediscord import FakeDiscord, FakeDiscordError, FakeMessage
 from fakediscord.fixtures import fake_discord
-from test_e2e_support import citta_bot, posts_after
+from test_e2e_support import citta_bot, posts_after, private_answer
 
 from bot.client.bot import CittaBot
 from bot.service.tournament_formats import sizes, standings, swiss
@@ -33,13 +33,6 @@ START = int(time.time())
 NAME = "Winter Cup"
 TABLE_OVER = re.compile(r"^🏆 \*\*Winter Cup\*\*, round (\d+), table (\d+) is over: (.*)\.$", re.M)
 WINNER = "🏆 **Winter Cup** is over. The winner: **"
-
-
-async def _private(fake: FakeDiscord, user: FakeUser, command: str, **options: object) -> FakeMessage:
-    rec = await fake.slash(user, command, **options)
-    msg = await rec.wait_message() if rec.deferred else rec.original
-    assert msg is not None and msg.ephemeral and msg.recipient is user, (command, rec)
-    return msg
 
 
 async def _state(bot: CittaBot, guild: int) -> tuple[str, State]:
@@ -95,7 +88,7 @@ async def test_a_nine_player_swiss_tournament_with_a_drop_out_and_a_restart_ends
         bot.service.clock = lambda: START
         options = {"name": NAME, "format": "swiss", "size": 3, "rounds": 3, "signup": 1, "hours": 1,
                    "policy": "computer", "dropout": "forfeit"}  # fmt: skip
-        opened = await _private(fake, organiser, "citta-organise tournament", **options)
+        opened = await private_answer(fake, organiser, "citta-organise tournament", **options)
         assert f"<#{channel.id}>" in opened.text, opened.text
         signup: FakeMessage = await fake.wait_for(
             lambda: next((m for m in posts_after(fake, 0) if m.text.startswith(f"🏆 **{NAME}**")), None)
@@ -124,7 +117,7 @@ async def test_a_nine_player_swiss_tournament_with_a_drop_out_and_a_restart_ends
             status, state = await _state(bot, fake.guild_id)
             assert clock < START + 200 * HOUR, "the tournament does not end"
             if state.round == 2 and not dropped and any(t.game for t in state.of_round(2)):
-                said = await _private(fake, quitter, "citta-tournament drop")
+                said = await private_answer(fake, quitter, "citta-tournament drop")
                 assert "dropped out" in said.text, said.text
                 dropped = True
             if state.round == 2 and dropped and not restarted:
@@ -153,10 +146,10 @@ async def test_a_nine_player_swiss_tournament_with_a_drop_out_and_a_restart_ends
             assert table.thread is not None and table.game is not None
             row = await bot.service.storage.games.game(table.game)
             assert row is not None and row.channel == table.thread and row.status == "over"
-        standing = await _private(fake, players[1], "citta-tournament standings")
+        standing = await private_answer(fake, players[1], "citta-tournament standings")
         assert f"the winner: **{state.name(best)}**" in standing.text, standing.text
         champion = next(u for u in players if u.id == best)
-        stats = await _private(fake, players[1], "citta stats", player=champion)
+        stats = await private_answer(fake, players[1], "citta stats", player=champion)
         assert f"Tournaments: 1 of 9 in {NAME}" in stats.text, stats.text
     fake.check()
 
@@ -172,7 +165,7 @@ async def test_a_drop_out_is_played_by_a_computer_from_the_next_round_on_when_th
         bot.service.clock = lambda: START
         options = {"name": NAME, "format": "swiss", "size": 2, "rounds": 2, "signup": 1, "hours": 1,
                    "policy": "computer", "dropout": "computer"}  # fmt: skip
-        await _private(fake, organiser, "citta-organise tournament", **options)
+        await private_answer(fake, organiser, "citta-organise tournament", **options)
         signup: FakeMessage = await fake.wait_for(
             lambda: next((m for m in posts_after(fake, 0) if m.text.startswith(f"🏆 **{NAME}**")), None)
         )
@@ -181,7 +174,7 @@ async def test_a_drop_out_is_played_by_a_computer_from_the_next_round_on_when_th
             await (await fake.click(signup, join, user)).wait_message()
         clock = START + HOUR + 60
         await _tick(bot, clock)
-        said = await _private(fake, organiser, "citta-organise drop", player=quitter)
+        said = await private_answer(fake, organiser, "citta-organise drop", player=quitter)
         assert "Bob dropped out" in said.text, said.text
         status, state = await _state(bot, fake.guild_id)
         while status == "running":
