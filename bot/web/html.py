@@ -12,6 +12,7 @@ shown), ``data-count`` (the moves in all), ``data-events``.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from html import escape
 from urllib.parse import urlencode
 
@@ -91,9 +92,15 @@ def scrubber(k: int, n: int, lang: str) -> str:
 
 
 def languages(k: int, lang: str) -> str:
-    """Links to the page in each language."""
+    """Links to the page at move ``k`` in each language."""
+    return language_links(lambda code: href(k, code), lang)
+
+
+def language_links(address: Callable[[str], str], lang: str) -> str:
+    """Links to a page in each language (``address``: the page's in a language; ``lang``: the one read
+    now, marked current): the game page's and the server page's."""
     links = (
-        f'<a href="{escape(href(k, code))}" hreflang="{code}" lang="{code}"'
+        f'<a href="{escape(address(code))}" hreflang="{code}" lang="{code}"'
         + (' aria-current="true"' if code == lang else "")
         + f">{escape(i18n.NAMES[code])}</a>"
         for code in i18n.LANGUAGES

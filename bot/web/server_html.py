@@ -12,8 +12,8 @@ import datetime
 from html import escape
 from urllib.parse import urlencode
 
-import i18n
 from bot.service.server_page import Listed, Ranked, ServerView
+from bot.web.html import language_links
 from i18n import _
 
 
@@ -26,7 +26,7 @@ def page(shown: ServerView, lang: str) -> str:
         f"<title>{escape(title)} · La Città</title>",
         '<link rel="stylesheet" href="../static/page.css">',
         f'</head><body><main id="server" class="server" data-lang="{lang}">',
-        f"<header><h1>{escape(title)}</h1>{languages(lang)}</header>",
+        f"<header><h1>{escape(title)}</h1>{language_links(in_language, lang)}</header>",
         games("running", _("Running games"), shown.running, _("No game is running."), lang),
         games("finished", _("Finished games"), shown.finished, _("No game has finished yet."), lang),
         board(
@@ -41,15 +41,9 @@ def page(shown: ServerView, lang: str) -> str:
     return "".join(parts)
 
 
-def languages(lang: str) -> str:
-    """Links to the page in each language."""
-    links = (
-        f'<a href="?{urlencode({"lang": code})}" hreflang="{code}" lang="{code}"'
-        + (' aria-current="true"' if code == lang else "")
-        + f">{escape(i18n.NAMES[code])}</a>"
-        for code in i18n.LANGUAGES
-    )
-    return f'<nav class="langs">{" ".join(links)}</nav>'
+def in_language(code: str) -> str:
+    """This page's address in language ``code``."""
+    return "?" + urlencode({"lang": code})
 
 
 def games(kind: str, heading: str, listed: list[Listed], none: str, lang: str) -> str:
