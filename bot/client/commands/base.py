@@ -37,6 +37,11 @@ def game_language(chosen: str | None, server: str | None, client: str | None) ->
     return i18n.choose(chosen, server, client)
 
 
+def channel_language(interaction: Interaction, chosen: str | None = None) -> str:
+    """`game_language` of an interaction: ``chosen``, else its server's, else its user's client's."""
+    return game_language(chosen, str(interaction.guild_locale or ""), str(interaction.locale))
+
+
 def ctx(interaction: Interaction) -> Context:
     return context_of(interaction)
 

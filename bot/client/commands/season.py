@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, ctx, game_language, guild
+from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, channel_language, ctx, guild
 from bot.client.replies import answer
 from bot.client.roles import facts
 from bot.service import ranks, seasons, server_page
@@ -57,7 +57,7 @@ async def configure(
     language: str | None = None,
 ) -> None:
     where = channel.id if channel is not None else interaction.channel_id or 0
-    chosen = game_language(language, str(interaction.guild_locale or ""), str(interaction.locale))
+    chosen = channel_language(interaction, language)
     done = await seasons.configure(ctx(interaction), guild(interaction), length, where, chosen)
     await answer(interaction, done)
 
@@ -102,7 +102,7 @@ async def rank_role(
     rule: str,
     value: app_commands.Range[float, -100.0, 100.0] | None = None,
 ) -> None:
-    language = game_language(None, str(interaction.guild_locale or ""), str(interaction.locale))
+    language = channel_language(interaction)
     where = interaction.channel_id or 0
     done = await ranks.configure(
         ctx(interaction), guild(interaction), facts(interaction, role), rule, value, where, language

@@ -11,9 +11,9 @@ from bot.client.commands.base import (
     LANGUAGE_CHOICES,
     Interaction,
     channel,
+    channel_language,
     citta,
     ctx,
-    game_language,
     manager,
     thinking,
     user,
@@ -47,7 +47,7 @@ async def new(
     players: app_commands.Range[int, 2, 5] | None = None,
     language: str | None = None,
 ) -> None:
-    chosen = game_language(language, str(interaction.guild_locale or ""), str(interaction.locale))
+    chosen = channel_language(interaction, language)
     opened = await lobby.new_game(
         ctx(interaction),
         user(interaction),

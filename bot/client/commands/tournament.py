@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
 
-from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, ctx, game_language, guild
+from bot.client.commands.base import LANGUAGE_CHOICES, Interaction, channel_language, ctx, guild
 from bot.client.commands.clock import POLICY_CHOICES
 from bot.client.commands.table import LEVEL_CHOICES, SETUP_CHOICES
 from bot.client.replies import answer
@@ -72,7 +72,7 @@ async def open_(
     language: str | None = None,
     level: str = "basic",
 ) -> None:
-    chosen = game_language(language, str(interaction.guild_locale or ""), str(interaction.locale))
+    chosen = channel_language(interaction, language)
     opening = Opening(name, format, size, rounds, setup, hours, policy, dropout, signup, chosen, level)
     done = await tournaments.open_tournament(
         ctx(interaction), interaction.user.id, guild=guild(interaction), channel=interaction.channel_id or 0,
