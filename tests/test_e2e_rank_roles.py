@@ -12,8 +12,8 @@ from pathlib import Path
 
 from fakediscord import FakeDiscord, FakeMessage, FakeRole, FakeUser
 from fakediscord.fixtures import fake_discord
-from test_e2e_seasons import QUARTER_ENDS, START, _champion_posts, _play_out, _private, _settled
-from test_e2e_support import citta_bot, posts_after
+from test_e2e_seasons import QUARTER_ENDS, START, _champion_posts, _play_out, _settled
+from test_e2e_support import citta_bot, posts_after, private_answer
 
 from bot.client.bot import CittaBot
 from bot.service import seasons
@@ -63,10 +63,12 @@ async def test_rank_roles_follow_the_champion_and_the_places_across_a_rollover_a
     async with citta_bot(fake, database, seed=21) as bot:
         fake.grant(alice, "manage_guild")
         bot.service.clock = lambda: START
-        await _private(fake, alice, "citta-server season", length="quarter", channel=hall)
-        champ_on = await _private(fake, alice, "citta-server rank-role", role=champion_role, rule="champion")
+        await private_answer(fake, alice, "citta-server season", length="quarter", channel=hall)
+        champ_on = await private_answer(
+            fake, alice, "citta-server rank-role", role=champion_role, rule="champion"
+        )
         assert champion_role.mention in champ_on.text and "champion" in champ_on.text, champ_on.text
-        top_on = await _private(
+        top_on = await private_answer(
             fake, alice, "citta-server rank-role", role=top_role, rule="top", value=PLACES
         )
         assert "places 1 to 4 of the running season" in top_on.text, top_on.text
@@ -87,7 +89,7 @@ async def test_rank_roles_follow_the_champion_and_the_places_across_a_rollover_a
         assert len(_champion_posts(fake, hall)) == 1
         assert _ids(fake.holders(champion_role)) == {best}, "the champion's role goes with the title"
         assert _ids(fake.holders(top_role)) == {alice.id}, "a new season: nobody has a place; Alice's stays"
-        listed = await _private(fake, alice, "citta-server rank-roles")
+        listed = await private_answer(fake, alice, "citta-server rank-roles")
         assert "I gave it to 1 member)" in listed.text and "I gave it to 0 members)" in listed.text, (
             listed.text
         )
@@ -149,22 +151,26 @@ async def test_a_rank_role_is_refused_without_manage_roles_or_above_the_bot_and_
     boosters = await fake.add_role("Server Booster", position=2, managed=True)
     async with citta_bot(fake, database, seed=5) as bot:
         fake.grant(alice, "manage_guild")
-        no_perm = await _private(fake, alice, "citta-server rank-role", role=rated, rule="rating", value=-50)
+        no_perm = await private_answer(
+            fake, alice, "citta-server rank-role", role=rated, rule="rating", value=-50
+        )
         assert no_perm.text.startswith("⚠️") and "**Manage Roles**" in no_perm.text, no_perm.text
         await fake.give_role(fake.bot_user, "manage_roles")
         await _may_manage_roles(fake, bot, True)
-        above = await _private(fake, alice, "citta-server rank-role", role=mods, rule="champion")
+        above = await private_answer(fake, alice, "citta-server rank-role", role=mods, rule="champion")
         assert "is not below my highest role" in above.text and mods.mention in above.text, above.text
-        managed = await _private(fake, alice, "citta-server rank-role", role=boosters, rule="champion")
+        managed = await private_answer(fake, alice, "citta-server rank-role", role=boosters, rule="champion")
         assert "belongs to an integration" in managed.text, managed.text
-        no_value = await _private(fake, alice, "citta-server rank-role", role=rated, rule="top")
+        no_value = await private_answer(fake, alice, "citta-server rank-role", role=rated, rule="top")
         assert "needs a `value`" in no_value.text, no_value.text
-        bad_top = await _private(fake, alice, "citta-server rank-role", role=rated, rule="top", value=2.5)
+        bad_top = await private_answer(
+            fake, alice, "citta-server rank-role", role=rated, rule="top", value=2.5
+        )
         assert "whole number from 1 to 50" in bad_top.text, bad_top.text
-        none = await _private(fake, alice, "citta-server rank-roles")
+        none = await private_answer(fake, alice, "citta-server rank-roles")
         assert "no rank roles" in none.text, "nothing refused was stored"
 
-        await _private(fake, alice, "citta-server rank-role", role=rated, rule="rating", value=-50)
+        await private_answer(fake, alice, "citta-server rank-role", role=rated, rule="rating", value=-50)
         await fake.revoke(fake.bot_user, "manage_roles")  # an admin takes the permission back
         await _may_manage_roles(fake, bot, False)
         bot.service.clock = lambda: START
@@ -178,7 +184,7 @@ async def test_a_rank_role_is_refused_without_manage_roles_or_above_the_bot_and_
         refusals = [e for e in fake.error_responses if e[2] == 403 and "/roles/" in e[1]]
         assert len(refusals) == 3, refusals
         assert len(await _notices(fake)) == 1, "the admins are told once"
-        listed = await _private(fake, alice, "citta-server rank-roles")
+        listed = await private_answer(fake, alice, "citta-server rank-roles")
         assert REFUSED in listed.text, listed.text
 
         await fake.give_role(fake.bot_user, "manage_roles")
@@ -186,9 +192,9 @@ async def test_a_rank_role_is_refused_without_manage_roles_or_above_the_bot_and_
         bot.service.clock = lambda: ended + 5 * RETRY
         await _roles_settled(bot, fake.guild_id)
         assert fake.holders(rated) == {alice, bob}, "caught up once Discord accepts again"
-        listed = await _private(fake, alice, "citta-server rank-roles")
+        listed = await private_answer(fake, alice, "citta-server rank-roles")
         assert REFUSED not in listed.text and "I gave it to 2 members" in listed.text, listed.text
-        off = await _private(fake, alice, "citta-server rank-role", role=rated, rule="off")
+        off = await private_answer(fake, alice, "citta-server rank-role", role=rated, rule="off")
         assert "I take it back" in off.text, off.text
         await _roles_settled(bot, fake.guild_id)
         assert not fake.holders(rated), "unmapped: taken back from those the bot gave it to"
