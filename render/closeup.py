@@ -21,7 +21,7 @@ from i18n import _
 
 from . import fonts
 from .geometry import PHONE_WIDTH, SQRT3, Geometry, Point, axial_to_unit, window
-from .landscape import draw_window, layout_key
+from .landscape import draw_window, keep_window, layout_key
 from .naming import name as player_name
 from .naming import tags as player_tags
 from .palette import BACKGROUND, PAPER
@@ -220,3 +220,21 @@ def closeup_parts(
         at = (least * 0.8, strip.height / 2)
         fonts.text(strip, at, fonts.shorten(title, size, room), size, PAPER, "lm", True)
     return strip, board
+
+
+AHEAD_MARGIN = 2.0
+"""How far around a city's close-up `draw_ahead` draws, in hex radii: a move's close-up frames the
+move and the next player's cities together when they fit, so it is centred a little off theirs."""
+
+
+def draw_ahead(view: View, seats: Iterable[int], width: int = PHONE_WIDTH) -> None:
+    """Draw ahead the landscape of the close-ups of ``seats``' cities, and a margin around each
+    (`keep_window`): what the post after the next move shows besides its pieces. After a restart a
+    game's first post would otherwise draw its close-up's landscape cold (`bot.service.predraw`
+    calls this for the seats who act next). Draws no picture; the pictures are the same."""
+    layout, r = layout_key(view), radius(width)
+    for seat in seats:
+        player = view.players[seat] if 0 <= seat < len(view.players) else None
+        for city in player.cities if player is not None else []:
+            g = frame(Region("", tuple(_city_hexes([city]))), width)
+            keep_window(layout, view.max_zone, g, round(AHEAD_MARGIN * r))

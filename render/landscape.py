@@ -9,6 +9,7 @@ of the part it shows at its zoom, one sprite for every path hex, and draws their
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -112,12 +113,38 @@ def draw_window(img: Image.Image, layout: Layout, max_zone: int, g: Geometry) ->
     every game of one setup shares most of them, and the picture is the one drawing the
     window at once gives (`draw_part`)."""
     ox, oy = g.offset
-    for by in range(oy // BLOCK, (oy + g.board_height - 1) // BLOCK + 1):
-        for bx in range(ox // BLOCK, (ox + g.width - 1) // BLOCK + 1):
-            areas, hexes = _block_parts(g.full, bx, by)
+    box = (ox, oy, ox + g.width - 1, oy + g.board_height - 1)
+    for bx, by, block in _blocks(layout, max_zone, g.full, box):
+        img.paste(block, (bx * BLOCK - ox, by * BLOCK - oy))
+
+
+def keep_window(layout: Layout, max_zone: int, g: Geometry, margin: int) -> None:
+    """Draw ahead the blocks of the close-up ``g`` and of ``margin`` px around it (within the
+    board), each kept as `draw_window` keeps it, so that a close-up of that part drawn later finds
+    them (`render.closeup.draw_ahead`). Draws no picture: what is kept changes the time a
+    close-up takes, never the close-up."""
+    ox, oy = g.offset
+    right, bottom = g.full - 1, geometry(g.full).board_height - 1
+    box = (
+        max(0, ox - margin), max(0, oy - margin),
+        min(right, ox + g.width - 1 + margin), min(bottom, oy + g.board_height - 1 + margin),
+    )  # fmt: skip
+    for _drawn in _blocks(layout, max_zone, g.full, box):
+        pass
+
+
+def _blocks(
+    layout: Layout, max_zone: int, full: int, box: tuple[int, int, int, int]
+) -> Iterator[tuple[int, int, Image.Image]]:
+    """The blocks (column, row, block) of the board ``full`` px wide that cover the pixels
+    ``box`` (left, top, right, bottom, inclusive), each drawn once (`_block`)."""
+    left, top, right, bottom = box
+    for by in range(top // BLOCK, bottom // BLOCK + 1):
+        for bx in range(left // BLOCK, right // BLOCK + 1):
+            areas, hexes = _block_parts(full, bx, by)
             terrain = tuple(a for a in layout if a[0] in areas)
             playable = tuple(BOARD.zone_idx[i] <= max_zone for i in hexes)
-            img.paste(_block(g.full, bx, by, terrain, playable), (bx * BLOCK - ox, by * BLOCK - oy))
+            yield bx, by, _block(full, bx, by, terrain, playable)
 
 
 BLOCK = 160

@@ -90,6 +90,26 @@ async def test_the_most_recently_active_games_are_drawn_ahead_and_no_more(tmp_pa
     await svc.close()
 
 
+async def test_the_next_closeups_are_drawn_ahead_for_the_most_recent_games_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`CLOSEUP_GAMES` of the games drawn ahead also get the landscape of their next close-ups: the
+    cities of the seat to act and of the one after it."""
+    monkeypatch.setattr(predraw, "CLOSEUP_GAMES", 1)
+    renderer, clock = FakeRenderer(), FakeClock()
+    svc = await open_service(tmp_path / "c.db", renderer=renderer, clock=clock)
+    for channel in (21, 22):
+        clock.advance(1)
+        await start_game(svc, 3, channel=channel)
+    assert await predraw.predraw(svc) == 2 and len(renderer.ahead_calls) == 1
+    view, seats = renderer.ahead_calls[0]
+    latest = await svc.storage.games.latest_game(22)
+    assert latest is not None and latest.record is not None
+    assert tuple(p.name for p in view.players) == tuple(latest.record["players"])
+    assert view.turn is not None and seats == [view.turn, (view.turn + 1) % 3]
+    await svc.close()
+
+
 class _Broken(FakeRenderer):
     def post(self, view: object, **options: object) -> list[tuple[str, bytes, str]]:
         raise RuntimeError("no fonts")

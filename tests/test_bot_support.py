@@ -41,6 +41,7 @@ class FakeRenderer:
         self.calls: list[tuple[View, list[str]]] = []
         self.langs: list[str] = []
         self.threads: set[int] = set()
+        self.ahead_calls: list[tuple[View, list[int]]] = []
 
     def __call__(
         self, view: View, *, highlight: list[str] | None = None, width: int = 1400, lang: str = "en"
@@ -59,6 +60,10 @@ class FakeRenderer:
         return [
             ("board.png", self(view, highlight=highlight, lang=lang), f"The board. Last move: {last_move}")
         ]
+
+    def ahead(self, view: View, *, seats: list[int]) -> None:
+        """What is drawn ahead after a restart (nothing is drawn): the view and the seats, kept."""
+        self.ahead_calls.append((view, list(seats)))
 
 
 MIDNIGHT = 1_699_920_000  # 2023-11-14 00:00 UTC

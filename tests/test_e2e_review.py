@@ -53,6 +53,9 @@ class Recorder:
              lang: str = "en") -> list[tuple[str, bytes, str]]:  # fmt: skip
         return [("board.png", self(view), f"The board after: {last_move}")]
 
+    def ahead(self, view: View, *, seats: list[int]) -> None:
+        """Nothing drawn ahead (only what is posted is recorded)."""
+
 
 def _positions(record: dict[str, Any], seat: int | None, *, opened: bool) -> list[View]:
     """The engine's position after each number of moves, as a review shows it."""

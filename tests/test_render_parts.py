@@ -4,17 +4,18 @@ the board's tiles."""
 from __future__ import annotations
 
 import io
+import random
 
 from PIL import Image, ImageDraw
 
 from engine import Game
 from engine.board import BOARD
-from render import encode, fonts, palette, sprites, supersample
+from render import draw_ahead, encode, fonts, palette, render_post, sprites, supersample
 from render.closeup import window_of
 from render.compose import layout_key
 from render.fonts import clean, has
 from render.geometry import geometry
-from render.landscape import draw_landscape, draw_part, draw_window
+from render.landscape import _block, draw_landscape, draw_part, draw_window
 from render.naming import decision_text, tags
 
 
@@ -96,6 +97,28 @@ def test_a_close_up_pasted_from_landscape_blocks_is_the_one_drawn_at_once() -> N
                 draw_window(blocks, layout_key(view), view.max_zone, g)
                 draw_part(whole, layout_key(view), playable, g)
             assert blocks.tobytes() == whole.tobytes(), (setup, centre)
+
+
+def test_the_closeups_drawn_ahead_for_a_seat_find_their_landscape_kept_and_look_the_same() -> None:
+    """`draw_ahead` keeps the landscape blocks of the close-ups of a seat's cities (and around
+    them): the post after that seat's move draws none of them again, and is the same picture."""
+    game = Game.new(["Ann", "Bob", "Cid", "Dan"], seed=12, setup="experienced")
+    rng = random.Random(5)
+    for _ in range(60):
+        seat = game.pending_seats()[0]
+        game.play(seat, rng.choice(game.legal_moves(seat)))
+    view = game.view(None)
+    seat = game.pending_seats()[0]
+    assert view.players[seat].cities
+    drawn_cold = render_post(view, highlight=[], last_move="", focus=seat)
+    _block.cache_clear()
+    draw_ahead(view, [seat])
+    kept = _block.cache_info()
+    assert kept.currsize > 0
+    assert render_post(view, highlight=[], last_move="", focus=seat) == drawn_cold
+    assert _block.cache_info().misses == kept.misses, "every block of the close-up was drawn ahead"
+    draw_ahead(view, [9, -1])  # no such seat: nothing to draw
+    assert _block.cache_info().misses == kept.misses
 
 
 def test_a_sprite_blitted_in_bands_is_the_sprite_pasted_with_its_alpha() -> None:

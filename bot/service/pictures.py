@@ -36,9 +36,15 @@ class Renderer(Protocol):
         ``lang`` (a language code: the renderer runs in a worker, maybe another process)."""
         ...
 
+    def ahead(self, view: View, *, seats: list[int]) -> None:
+        """Draw ahead, in the worker that draws the game's posts, what the post after a move of
+        ``seats`` will need and is not drawn yet after a restart (`bot.service.predraw`)."""
+        ...
+
 
 class DefaultRenderer:
-    """`render.render_board` and `render.render_post`, imported on first use (in a worker)."""
+    """`render.render_board`, `render.render_post` and `render.draw_ahead`, imported on first use
+    (in a worker)."""
 
     def __call__(
         self, view: View, *, highlight: list[str] | None = None, width: int = 1400, lang: str = "en"
@@ -54,6 +60,9 @@ class DefaultRenderer:
             list[PictureData],
             render_post(view, highlight=highlight, last_move=last_move, focus=focus, lang=lang),
         )
+
+    def ahead(self, view: View, *, seats: list[int]) -> None:
+        importlib.import_module("render").draw_ahead(view, seats)
 
 
 default_renderer = DefaultRenderer()

@@ -7,7 +7,9 @@ landscape and its players' pieces — is not there yet (measured with `scripts/b
 three times a warm post). `predraw` draws the current post of the most recently active running
 games, each in the worker that will draw its next post (`Workers.idle`, keyed by the game's id as
 `pictures.post_pictures` is), and restores their positions in this process (`Context.positions`):
-a move made then finds everything it needs ready.
+a move made then finds everything it needs ready. The post after the next move also shows close-ups
+of other parts of the board (the move's, and the cities of the player after): for the
+`CLOSEUP_GAMES` most recently active games, their landscape is drawn ahead too (`Renderer.ahead`).
 
 It is bounded — the `PREDRAW_GAMES` most recently active games of this process's shards, one
 picture set each — and comes last: an `idle` job starts only on its game's warm worker with no
@@ -28,6 +30,9 @@ log = logging.getLogger(__name__)
 PREDRAW_GAMES = 16
 """Running games pre-drawn after a restart, the most recently active first: about a fifth of a
 second of a worker's time each, 2 MB of kept bands (`render.bands` keeps some 400 games' worth)."""
+CLOSEUP_GAMES = 3
+"""Of those, the games whose next close-ups' landscape is drawn ahead too (`render.draw_ahead`: a
+tenth of a second and up to a hundred blocks each; a worker keeps 360, `render.landscape.BLOCKS`)."""
 
 
 async def predraw(ctx: Context, limit: int = PREDRAW_GAMES) -> int:
@@ -43,21 +48,31 @@ async def predraw(ctx: Context, limit: int = PREDRAW_GAMES) -> int:
         log.warning("The running games could not be read to draw their posts ahead", exc_info=True)
         return 0
     rows.sort(key=lambda r: (r.updated_at, r.id), reverse=True)
-    drawn = await asyncio.gather(*(_draw_ahead(ctx, row) for row in rows[:limit]))
+    drawn = await asyncio.gather(
+        *(_draw_ahead(ctx, row, closeups=k < CLOSEUP_GAMES) for k, row in enumerate(rows[:limit]))
+    )
     log.info("Drew ahead the posts of %d running game(s)", sum(drawn))
     return sum(drawn)
 
 
-async def _draw_ahead(ctx: Context, row: GameRow) -> bool:
-    """The current post of ``row``'s game drawn in its worker, at the lowest priority; whether it was."""
+async def _draw_ahead(ctx: Context, row: GameRow, *, closeups: bool) -> bool:
+    """The current post of ``row``'s game drawn in its worker, at the lowest priority, and with
+    ``closeups`` the landscape of the close-ups the next posts show (the cities of the seats who
+    act now and of the one after them); whether the post was drawn."""
     assert ctx.renderer is not None
     try:
         game = ctx.positions.look(row)  # restored now: the game's next move finds it
         pending = game.pending_seats()
+        view = game.view(None)
         await ctx.workers.idle(
-            row.id, ctx.renderer.post, game.view(None), highlight=list(row.highlight), last_move="",
+            row.id, ctx.renderer.post, view, highlight=list(row.highlight), last_move="",
             focus=pending[0] if pending else None, lang=row.settings.language,
         )  # fmt: skip
+        if closeups:
+            after = [] if view.turn is None else [(view.turn + 1) % view.player_count]
+            await ctx.workers.idle(
+                row.id, ctx.renderer.ahead, view, seats=list(dict.fromkeys(pending + after))
+            )
     except Exception as error:
         log.info("Drawing game %s's post ahead failed: %r", row.id, error)
         return False
