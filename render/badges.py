@@ -99,7 +99,13 @@ def _pop_width(text: str, size: int) -> float:
     return fonts.width(text, size, bold=True)
 
 
-@lru_cache(maxsize=256)
+BADGES = 64
+"""City badges kept (up to 80 KB each, 5 MB in all): the cities of a dozen games' last posts. A
+game's next post draws again the badges whose counts changed; more kept only filled a long-running
+worker slowly (256 took 20 MB, reached after 5,000 posts of 500 games) for few hits."""
+
+
+@lru_cache(maxsize=BADGES)
 def _badge(toks: tuple[Token, ...], owner: int, r: float, size: int) -> Image.Image:
     pad = max(2, round(size * 0.2))
     th = round(size * 1.3)

@@ -18,6 +18,7 @@ from test_bot_support import PLAYERS, FakeRenderer, current
 from bot.service import advance as svc_advance
 from bot.service import lobby as svc_lobby
 from bot.service import moves as svc_moves
+from bot.service import worker_start
 from bot.service import workers as workers_module
 from bot.service.context import Context
 from bot.service.workers import ASIDE_NICENESS, ProcessWorkers
@@ -372,3 +373,35 @@ async def test_the_workers_end_when_the_bot_is_killed(tmp_path: Path, when: str)
             break
         await asyncio.sleep(0.1)
     assert not any(_alive(p) for p in workers), "orphaned worker processes keep running"
+
+
+def _resident_mib() -> float:
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim, Linux's /proc")
+def test_a_trimmed_heap_gives_the_memory_of_freed_pictures_back() -> None:
+    """What a drawing freed inside the heap (a block still in use above it) stays resident until
+    the heap is trimmed (`worker_start.trim_heap`, after every `TRIM_EVERY`-th job)."""
+    blocks = [bytearray(64 * 1024) for _ in range(1600)]  # 100 MiB, each block within the heap
+    kept = blocks[-1]
+    del blocks
+    before = _resident_mib()
+    worker_start.trim_heap()
+    assert before - _resident_mib() > 50, "the freed blocks went back to the system"
+    assert len(kept) == 64 * 1024
+
+
+def test_every_sixteenth_job_trims_the_heap_whether_or_not_it_failed(monkeypatch: pytest.MonkeyPatch) -> None:
+    trims: list[int] = []
+    monkeypatch.setattr(worker_start, "trim_heap", lambda: trims.append(1))
+    monkeypatch.setattr(worker_start, "_jobs", 0)
+    results = [worker_start.run_job(lambda k=k: k) for k in range(worker_start.TRIM_EVERY - 1)]
+    assert results == list(range(worker_start.TRIM_EVERY - 1)) and trims == []
+    with pytest.raises(ZeroDivisionError):
+        worker_start.run_job(lambda: 1 // 0)
+    assert trims == [1]
+    for _ in range(worker_start.TRIM_EVERY):
+        worker_start.run_job(lambda: None)
+    assert trims == [1, 1]

@@ -5,8 +5,11 @@ tools."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
+
+from bot.service.worker_start import run_job
 
 T = TypeVar("T")
 
@@ -33,7 +36,7 @@ class ThreadWorkers:
             lock.release()
 
     async def call(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-        return await asyncio.to_thread(fn, *args, **kwargs)
+        return await asyncio.to_thread(run_job, functools.partial(fn, *args, **kwargs))
 
     async def call_near(self, key: int | None, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
         return await self.call(fn, *args, **kwargs)

@@ -5,8 +5,10 @@ The warm-up is what a worker costs before it can take a job (measured with
 `scripts/bench_bot.py`, figures in docs/deploy.md): the imports (about a quarter of a second of
 CPU) and what a turn post needs first, the palette and the phone's tiles and sprites: about a
 second and a half to draw, under a tenth to read from the file the first worker kept of them
-(`render.stash`, in `cache_folder` unless set). A game's worker draws nothing at the full width:
-posters and replays go to the `aside` lane, whose worker warms that too."""
+(`render.stash`, in `cache_folder` unless set). Nothing is warmed at the full width: posters and
+replays go to the `aside` lane, whose worker starts as this and draws what its job needs (warming
+the full width ahead, `render.warm`, would cost 0.7 s of CPU to spare a poster 0.25 s: a worker
+started for one request pays less without it)."""
 
 from __future__ import annotations
 
@@ -16,8 +18,11 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import TypeVar
 
+T = TypeVar("T")
 WORKER_NICENESS = 5
 PR_SET_PDEATHSIG = 1
 CACHE_NAME = "citta-render-cache"
@@ -58,18 +63,58 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def warm_worker(
-    parent: int, niceness: int = WORKER_NICENESS, cache: Path | None = None, full: bool = False
-) -> None:
+def warm_worker(parent: int, niceness: int = WORKER_NICENESS, cache: Path | None = None) -> None:
     """Worker start-up: die with the bot, yield the CPU to the event loop's process when both
     want it (and an `aside` worker to every other), import the engine and the renderer, and build
     what a turn post needs (read from ``cache``, or drawn and kept there for the next worker;
-    None: drawn); with ``full`` (the `aside` lane's worker) also what a full-width board needs."""
+    None: drawn)."""
     _die_with_parent(parent)
     os.nice(niceness)
     import engine.ai  # noqa: F401
     import render
 
     render.warm_start(cache)
-    if full:
-        render.warm()
+
+
+TRIM_EVERY = 16
+"""Jobs between two trims of a worker's heap (`run_job`)."""
+_jobs = 0
+
+
+def run_job(call: Callable[[], T]) -> T:
+    """A job in a worker (or a thread of the bot's process when it has none): ``call()``, and
+    after every `TRIM_EVERY`-th the heap's free memory given back to the system (`trim_heap`)."""
+    global _jobs
+    try:
+        return call()
+    finally:
+        _jobs += 1
+        if _jobs % TRIM_EVERY == 0:
+            trim_heap()
+
+
+def trim_heap() -> None:
+    """Give the free memory of the process's heap back to the system (glibc's ``malloc_trim``; does
+    nothing where there is none).
+
+    **Decision** (issue 31): drawing a post allocates and frees many large pictures; glibc keeps what
+    is freed in the heap, in pieces between blocks still used, so a worker's resident memory crept up
+    by thousands of posts (a worker's life drawn in one process, 500 games, 4,200 posts: 290 → 348 MB
+    with the renderer's caches already full, 214 → 252 MB trimmed every 20 posts, for 0.6 % more
+    CPU; `scripts/bench_footprint.py` gives the whole bot's figures). Freed blocks mapped on their
+    own instead (``M_MMAP_THRESHOLD`` at 128 KiB–4 MiB) cost 20–65 % more CPU per post."""
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+_TRIM: list[Callable[[int], int] | None] = []
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    if not _TRIM:
+        try:
+            _TRIM.append(ctypes.CDLL(None).malloc_trim)
+        except (OSError, AttributeError):
+            _TRIM.append(None)
+    return _TRIM[0]

@@ -40,7 +40,7 @@ from typing import Any, Protocol, TypeVar
 
 from bot.service.host import rss_mib, usable_cpus
 from bot.service.thread_workers import ThreadWorkers
-from bot.service.worker_start import WORKER_NICENESS, warm_worker
+from bot.service.worker_start import WORKER_NICENESS, run_job, warm_worker
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -130,7 +130,7 @@ class ProcessWorkers:
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=warm_worker,
-            initargs=(os.getpid(), niceness, self.cache, niceness == ASIDE_NICENESS),
+            initargs=(os.getpid(), niceness, self.cache),
         )
 
     async def aside(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
@@ -161,7 +161,8 @@ class ProcessWorkers:
                 self._aside_pool = self._new_pool(ASIDE_NICENESS)
             pool = self._aside_pool
             try:
-                result = await asyncio.wrap_future(pool.submit(functools.partial(fn, *args, **kwargs)))
+                job = functools.partial(fn, *args, **kwargs)
+                result = await asyncio.wrap_future(pool.submit(run_job, job))
                 if self._over_budget(pool):
                     self._drop_aside(pool)
                 return result
@@ -237,11 +238,11 @@ class ProcessWorkers:
             self.near += self._home(job) == worker
         try:
             try:
-                running = self._pools[worker].submit(job.call)
+                running = self._pools[worker].submit(run_job, job.call)
             except BrokenProcessPool:  # it died while it had nothing to do
                 log.warning("A worker process died while it was idle; starting another")
                 self._renew(worker, cancel=True)
-                running = self._pools[worker].submit(job.call)
+                running = self._pools[worker].submit(run_job, job.call)
         except Exception as error:  # no worker could be started, or the workers were closed
             self._busy[worker] = False
             job.done.set_exception(error)
@@ -342,9 +343,12 @@ CLOSE_WAIT = 5.0
 """Seconds `ProcessWorkers.close` waits for its pools' threads to end: one still running when the
 interpreter exits may close its wake-up pipe while Python's exit hook writes to it (Python 3.11's
 ``concurrent.futures`` checks, then writes, unlocked), which prints a traceback at every stop."""
-ASIDE_IDLE = 120.0
-"""Seconds without a job after which the `aside` worker is stopped (it holds as much memory as a
-game's worker; the next private request starts it again, in a second or two)."""
+ASIDE_IDLE = 30.0
+"""Seconds without a job after which the `aside` worker is stopped: it holds as much memory as a
+game's worker, for requests that come seldom (a replay when a game ends, a member's full board or
+hint), so it is given back soon; the next request starts it again in a third of a second of CPU
+(it warms as a game's worker does and draws the rest of what its job needs: a full board's
+tiles, a quarter of a second more)."""
 ASIDE_NICENESS = 19
 """The `aside` worker's niceness, the highest: where it and a game's worker (`WORKER_NICENESS`) both
 want the CPU, Linux gives it about a twentieth of that worker's share."""
