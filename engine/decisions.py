@@ -205,22 +205,25 @@ def _first_problem(state: GameState, d: Decision, a: Action) -> Phrase | None:
     )  # fmt: skip
 
 
-def resolve(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bool = False) -> None:
+def resolve(
+    state: GameState, d: Decision, a: Action, ev: Events, *, auto: bool = False, t: Table | None = None
+) -> None:
     """Carry out a checked answer; the decision is already off the pending list.
 
     ``auto``: the engine answers because no other answer is possible; the answer's first
     event says so (``data["auto"]``), so that it can be shown as the seat's own move.
+    ``t``: the lookups of the position, for a turn: kept up to date by the move (see `Played`).
     """
     first = len(ev)
-    _carry_out(state, d, a, ev, auto=auto)
+    _carry_out(state, d, a, ev, auto=auto, t=t)
     if auto and len(ev) > first:
         ev[first].data["auto"] = True
 
 
-def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bool) -> None:
+def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bool, t: Table | None) -> None:
     if d.kind == "turn":
         first = len(ev)
-        apply_turn(state, d.seat, a, ev)
+        apply_turn(state, d.seat, a, ev, t)
         if auto:
             _say_only_move(ev[first])
         state.turn_index += 1
@@ -302,12 +305,41 @@ def default(t: Table, d: Decision) -> Action:
     return Action("starve", hexes=least_harmful_starve(state, d.seat, d.count))
 
 
+class Played(Events):
+    """The events of a move (`Events`), with the lookups of the position a turn left (`Table`,
+    kept up to date by the turn: `engine.turn_play.carry`) and the year they are of.
+
+    **Decision**: in the politics phase of a year only turns change the board (the others'
+    changes come with the year's end, and the next politics phase is another year's), and
+    an automatic turn (gold or pass: rules §10) changes none. So the next turn asked in the
+    same year's politics phase (`open_decision`) is searched with these lookups instead of
+    new ones over every city. tests/test_engine_speed.py compares them with fresh ones."""
+
+    table: Table | None = None
+    year = 0
+
+    def carry(self, t: Table | None) -> None:
+        """Keep ``t``, the lookups of the position now (after a turn), for the next turn."""
+        if t is not None and t.state.phase == "politics":
+            self.table, self.year = t, t.state.year
+
+
+def _lookups(state: GameState, d: Decision, ev: Events) -> Table:
+    """The lookups to search ``d`` with: those a turn left in the same year's politics phase
+    (`Played`), else new ones."""
+    if d.kind == "turn" and isinstance(ev, Played):
+        t = ev.table
+        if t is not None and t.state is state and state.year == ev.year and state.phase == "politics":
+            return t
+    return Table(state)
+
+
 def open_decision(state: GameState, d: Decision, ev: Events) -> None:
     """Ask for a decision, or take it at once when only one answer is possible (rules §10).
 
     The search for answers stops at the second; an asked decision leaves it, to go on from
     there, in ``ev.opened`` (see `Lookahead`)."""
-    t = Table(state)
+    t = _lookups(state, d, ev)
     rest = iter_options(t, d)
     choices: list[Action] = []
     for batch in rest:
@@ -315,7 +347,9 @@ def open_decision(state: GameState, d: Decision, ev: Events) -> None:
         if len(choices) >= 2:
             break
     if len(choices) == 1:
-        resolve(state, d, choices[0], ev, auto=True)
+        resolve(state, d, choices[0], ev, auto=True, t=t)
+        if d.kind == "turn" and isinstance(ev, Played):
+            ev.carry(t)
     else:
         state.pending.append(d)
         ev.opened = Lookahead(d, t, choices, rest)

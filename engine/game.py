@@ -31,6 +31,7 @@ from .decisions import (
     ASKED,
     IN_ORDER,
     VERB_KIND,
+    Played,
     answers,
     asked,
     canonical,
@@ -349,10 +350,12 @@ class Game:
         the move is not allowed.
         """
         action, decision = self.check(seat, move)
-        ev = Events()
+        ev = Played()
         self.state.pending = [d for d in self.state.pending if d is not decision]
+        t = self._table if decision.kind == "turn" else None  # (kept up to date by the turn)
         self._changed()
-        resolve(self.state, decision, action, ev)
+        resolve(self.state, decision, action, ev, t=t)
+        ev.carry(t)
         advance(self.state, ev)
         self._keep(ev.opened)
         if self._record.legacy_moves is None:

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from engine import Action, Event, Game, events, flow, relocation
+from engine import Action, Event, Game, decisions, events, flow, relocation, turn_play
 from engine.board import BOARD
 from engine.cities import hexes_of, occupancy, opposing_neighbours, reach
 from engine.components import ARCHES, BUILDING_CARD_COST, BUILDINGS, SERVICES, SMALL
@@ -249,3 +249,51 @@ def test_a_turns_one_pass_over_the_cities_finds_what_each_lookup_finds_alone() -
                 assert Table(g.state).cities_of(asked) == t.cities_of(asked)  # made once or asked again
             checked += 1
     assert checked > 300
+
+
+# --- moves and positions
+
+
+def test_a_turns_lookups_carried_to_the_next_turn_are_the_fresh_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lookups a turn leaves (`engine.decisions.Played`, kept up to date by
+    `engine.turn_play.carry`) are, wherever the next turn is searched with them, what a new
+    `Table` makes of that position (the same city objects on the same hexes, the same stacks);
+    and random games, 2-5 players, both setups, play out to the same legal moves, events and
+    states as when every turn is searched with new lookups and a building finds its city
+    without them."""
+    seen = {"carried": 0}
+    made = decisions._lookups
+
+    def checked(state: GameState, d: Decision, ev: Events) -> Table:
+        t = made(state, d, ev)
+        if isinstance(ev, decisions.Played) and t is ev.table:
+            fresh, kept = Table(state), t.__dict__
+            assert "occ" in kept or "stacks_used" in kept
+            if "occ" in kept:
+                assert {i: id(c) for i, c in kept["occ"].items()} == {i: id(c) for i, c in fresh.occ.items()}
+            if "stacks_used" in kept:
+                assert kept["stacks_used"] == fresh.stacks_used
+            seen["carried"] += 1
+        return t
+
+    def every_step(players: int) -> list[Any]:
+        out: list[Any] = []
+        for seed in range(6):
+            rng = random.Random(seed)
+            g = Game.new(
+                [f"P{i}" for i in range(players)], seed=seed, setup="beginner" if seed % 2 else "experienced"
+            )
+            while not g.is_over:
+                seat = g.pending_seats()[0]
+                moves = g.legal_moves(seat)
+                out += [moves, g.play(seat, rng.choice(moves))]
+            out.append(g.state)
+        return out
+
+    monkeypatch.setattr(decisions, "_lookups", checked)
+    carried = {players: every_step(players) for players in (2, 3, 4, 5)}
+    assert seen["carried"] > 1000
+    monkeypatch.setattr(decisions.Played, "carry", lambda self, t: None)
+    monkeypatch.setattr(turn_play, "_joined", lambda t, seat, label: None)  # `city_at_neighbour`
+    assert {players: every_step(players) for players in (2, 3, 4, 5)} == carried
+    assert seen["carried"] > 1000
