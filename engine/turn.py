@@ -6,7 +6,8 @@ allowed ones using the same checks; `engine.turn_play.apply_turn` carries a chec
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
+from operator import itemgetter
 
 from .actions import Action, placed
 from .board import BOARD
@@ -244,6 +245,51 @@ POLL_ANY = [*POLL_TWO, Action("poll", cards=(1, 2, 3))]
 """The moves that are the same in every position: made once (a batch is never changed)."""
 
 
+GROUP = {kind: (kind == "market", kind in NEEDS_LAKE) for kind in BUILDINGS}
+"""The kinds of building whose sites are the same (`city_building_problem`, `terrain_problem`):
+by whether it is a market and whether it needs a lake."""
+
+
+class _Rows(dict[tuple[str, str | None], tuple[Action, ...]]):
+    """`placed` rows by verb and building, each asked of `placed` once (then a plain lookup)."""
+
+    def __missing__(self, key: tuple[str, str | None]) -> tuple[Action, ...]:
+        row = self[key] = placed(*key)
+        return row
+
+
+ROWS = _Rows()
+
+
+def _sites(t: Table, cities: list[City], market: bool, lake: bool, of: dict[int, list[int]]) -> list[int]:
+    """The building sites (board indexes, in board order) of the cities that may build a market
+    (``market``: none yet and a citizen in the supply) or another kind (a spare citizen), by a
+    lake if ``lake``; ``of``: each city's sites (`site_idx`, sorted) by its id, as found so far.
+    (Two cities' sites never overlap: a hex next to both is no site.)"""
+    if market:
+        ok = [c for c in cities if not has_market(c)] if t.state.supply_citizens > 0 else []
+    else:
+        ok = [c for c in cities if c.population - len(c.buildings) >= 2]
+    for c in ok:
+        if c.id not in of:
+            of[c.id] = sorted(site_idx(t, c))
+    hexes = of[ok[0].id] if len(ok) == 1 else sorted(i for c in ok for i in of[c.id])
+    if lake:
+        water = t.lake
+        return [i for i in hexes if i in water]
+    return hexes
+
+
+def _picker(hexes: list[int]) -> Callable[[tuple[Action, ...]], Sequence[Action]]:
+    """What picks the moves on ``hexes`` (board indexes) from a row of `placed`, in one call."""
+    if not hexes:
+        return lambda line: ()
+    if len(hexes) == 1:
+        i = hexes[0]
+        return lambda line: (line[i],)
+    return itemgetter(*hexes)
+
+
 def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
     """Every move ``seat`` may make as its turn, already in canonical (sorted) order, in
     batches (taking gold; founding; the small buildings; the building cards and the master
@@ -253,40 +299,29 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
     building sites of the seat's cities (`site_idx`) once, then per kind of building the sites
     of the cities `city_building_problem` lets build it (a token left; a spare citizen, or for
     a market none yet and a citizen in the supply) and, for a fountain or bath, those by a lake
-    (`terrain_problem`). Moves are picked from rows made once (`engine.actions.placed`); the
-    seat's cities, the occupancy and the token stacks come from one pass over the cities
-    (`Table.cities_of`), and founding is checked as `_found_problem` does, on those cities."""
+    (`terrain_problem`), each city's sites found once for all kinds. Moves are picked from
+    rows made once (`engine.actions.placed`), in one call per kind (`operator.itemgetter` of
+    the sites of its group of kinds, `GROUP`); the seat's cities, the occupancy and the token
+    stacks come from one pass over the cities (`Table.cities_of`), and founding is checked as
+    `_found_problem` does, on those cities."""
     state = t.state
     p = state.players[seat]
     row = state.politics_row
     gold = p.gold
     cities = t.cities_of(seat)
     used, stack, size = t.stacks_used, TOKEN_STACK, STACK_SIZE
-    at: dict[int, City] | None = None  # the building sites, and the city of each
-    order: list[int] = []  # the sites in board order
-    found: dict[tuple[bool, bool], list[int]] = {}
+    pickers: dict[tuple[bool, bool], Callable[[tuple[Action, ...]], Sequence[Action]]] = {}
+    sites: dict[int, list[int]] = {}
 
-    def buildable(kind: str) -> list[int]:
-        nonlocal at, order
+    def buildable(kind: str, line: tuple[Action, ...]) -> Sequence[Action]:
+        """The moves of ``line`` (a row of `placed`, by board index) on the sites of ``kind``."""
         if size[stack[kind]] <= used[stack[kind]]:
-            return []
-        market, lake = kind == "market", kind in NEEDS_LAKE
-        hexes = found.get((market, lake))
-        if hexes is None:
-            if at is None:
-                at = {i: c for c in cities for i in site_idx(t, c)}  # (two cities' sites never overlap)
-                order = sorted(at)
-            if market:
-                ok = {c.id for c in cities if not has_market(c)} if state.supply_citizens > 0 else set()
-            else:
-                ok = {c.id for c in cities if c.population - len(c.buildings) >= 2}
-            if lake:
-                water = t.lake
-                hexes = [i for i in order if at[i].id in ok and i in water]
-            else:
-                hexes = [i for i in order if at[i].id in ok]
-            found[market, lake] = hexes
-        return hexes
+            return ()
+        group = GROUP[kind]
+        pick = pickers.get(group)
+        if pick is None:
+            pick = pickers[group] = _picker(_sites(t, cities, *group, sites))
+        return pick(line)
 
     if p.action_cards > 0:
         yield [GOLD]
@@ -296,19 +331,16 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
             yield [r[i] for i in castle_site_idx(t) for r in sources]
         batch: list[Action] = []
         for kind in SMALL:
-            line = placed("build", kind)
-            batch += [line[i] for i in buildable(kind)]
+            batch += buildable(kind, ROWS["build", kind])
         yield batch
     batch = []
     for card, cost in BUILDING_CARD_COST.items():
         if card in row and gold >= cost:
-            line = placed(card)
-            batch += [line[i] for i in buildable(card)]
+            batch += buildable(card, ROWS[card, None])
     if "master" in row:
         for kind in BUILDINGS:
             if gold >= MASTER_COST[SIZE[kind]]:
-                line = placed("master", kind)
-                batch += [line[i] for i in buildable(kind)]
+                batch += buildable(kind, ROWS["master", kind])
     yield batch
     if "golden" in row and state.supply_citizens > 0:
         for n, cost in GOLDEN_COST.items():
