@@ -133,6 +133,8 @@ def canonical(state: GameState, seat: int, a: Action) -> Action:
     return a
 
 
+KEPT = frozenset({"starve", "demolish"})
+"""The kinds of decision whose search `Game` keeps while they are pending (`Game._keep`)."""
 IN_ORDER = frozenset({"turn", "castle", "starve"})
 """The kinds of decision whose answers `iter_options` finds in canonical order (`Action.sort_key`)."""
 
@@ -317,6 +319,13 @@ class Played(Events):
 
     table: Table | None = None
     year = 0
+    asked: list[Lookahead]
+    """Every decision asked while they happened, with its answers found so far (`open_decision`;
+    ``opened`` is the last of them)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked = []
 
     def carry(self, t: Table | None) -> None:
         """Keep ``t``, the lookups of the position now (after a turn), for the next turn."""
@@ -353,3 +362,5 @@ def open_decision(state: GameState, d: Decision, ev: Events) -> None:
     else:
         state.pending.append(d)
         ev.opened = Lookahead(d, t, choices, rest)
+        if isinstance(ev, Played):
+            ev.asked.append(ev.opened)

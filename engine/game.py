@@ -30,6 +30,7 @@ from .construction import place_starting_castle
 from .decisions import (
     ASKED,
     IN_ORDER,
+    KEPT,
     VERB_KIND,
     Played,
     answers,
@@ -79,27 +80,32 @@ class Game:
         self._legal: dict[int, list[Action]] = {}
         self._table: Table | None = None
         self._ahead: Lookahead | None = None
+        self._asked: list[Lookahead] = []
 
     def _changed(self) -> None:
         """The position changed: forget what was derived from it."""
         self._legal.clear()
         self._table = None
         self._ahead = None
+        self._asked = []
 
-    def _keep(self, opened: Lookahead | None) -> None:
-        """Keep what asking the position's turn found (`Lookahead`): its lookups and the search
-        for its answers, which the next `legal_moves` finishes.
+    def _keep(self, ev: Events) -> None:
+        """Keep what asking the position's decisions found (`Lookahead`): the search for their
+        answers, which the next `legal_moves` finishes (`_kept`), and a turn's or castle's lookups.
 
-        **Decision**: only a turn that is the one pending decision. A turn is asked last: once
-        `engine.flow` asks it, nothing else happens before the move returns, so the position is
-        the one searched. (Other decisions may be asked several at once, some answered by the
-        engine after, and a game in play asks turns nearly every move.)"""
-        pending = self.state.pending
-        if opened is None or opened.decision.kind != "turn" or len(pending) != 1:
-            return
-        if pending[0] is opened.decision:  # (equal is not enough: the very one asked)
-            self._ahead = opened
-            self._table = opened.table
+        **Decision**: a turn or a castle only when it is the one pending decision. It is asked
+        last: once `engine.flow` asks it, nothing else happens before the move returns, so the
+        position is the one searched. A starvation or demolition (not its lookups) while it is
+        pending: its answers depend only on the seat's cities or the one city, which nothing
+        but the seat's answer changes once it is asked (the engine may then answer another
+        seat's starvation or another city's demolition; tests/test_engine_speed.py compares)."""
+        pending, opened = self.state.pending, ev.opened
+        only = pending[0] if len(pending) == 1 else None
+        if opened is not None and opened.decision is only and opened.decision.kind in ("turn", "castle"):
+            self._ahead, self._table = opened, opened.table  # (`is`: the very one asked, not an equal)
+        if isinstance(ev, Played):
+            searched = [a for a in ev.asked if a.decision.kind in KEPT]
+            self._asked = [a for a in searched if any(a.decision is d for d in pending)]
 
     def _lookups(self) -> Table:
         """Derived lookups of the current position, kept until the next move."""
@@ -117,14 +123,14 @@ class Game:
         if setup not in ("beginner", "experienced"):
             raise ValueError(f"Setup is 'beginner' or 'experienced', not {setup!r}.")
         state = new_state(list(names), seed, setup)
-        ev = Events()
+        ev = Played()
         if setup == "beginner":
             for seat, label in beginner_castles(len(names)):
                 place_starting_castle(state, seat, label, ev)
         advance(state, ev)
         record = Record(players=list(names), seed=seed, setup=setup, legacy_moves=0)
         game = cls(state, record, list(ev))
-        game._keep(ev.opened)
+        game._keep(ev)
         return game
 
     @classmethod
@@ -255,17 +261,28 @@ class Game:
         if seat not in self._legal:
             t = self._lookups()
             mine = self.pending_decisions(seat)
-            if len(mine) == 1 and mine[0].kind in IN_ORDER:
-                ahead = self._ahead
-                if ahead is not None and ahead.decision is mine[0]:
-                    moves = ahead.answers()  # the search `play` began (`_keep`)
-                    self._ahead = None
-                else:
-                    moves = options(t, mine[0])  # generated in canonical order
+            kept = self._kept(mine[0]) if len(mine) == 1 else None
+            if kept is not None:  # the search `play` began (`_keep`)
+                moves = kept if mine[0].kind in IN_ORDER else sorted(kept, key=Action.sort_key)
+            elif len(mine) == 1 and mine[0].kind in IN_ORDER:
+                moves = options(t, mine[0])  # generated in canonical order
             else:
                 moves = sorted((a for d in mine for a in options(t, d)), key=Action.sort_key)
             self._legal[seat] = moves
         return list(self._legal[seat])
+
+    def _kept(self, d: Decision) -> list[Action] | None:
+        """The answers of ``d`` from the search kept for it (`_keep`), finished now; None when
+        none is kept."""
+        ahead = self._ahead
+        if ahead is not None and ahead.decision is d:
+            self._ahead = None
+            return ahead.answers()
+        for k, search in enumerate(self._asked):
+            if search.decision is d:
+                del self._asked[k]
+                return search.answers()
+        return None
 
     def view(self, seat: int | None) -> View:
         """What ``seat`` may see (``None``: a spectator)."""
@@ -357,7 +374,7 @@ class Game:
         resolve(self.state, decision, action, ev, t=t)
         ev.carry(t)
         advance(self.state, ev)
-        self._keep(ev.opened)
+        self._keep(ev)
         if self._record.legacy_moves is None:
             self._record.legacy_moves = len(self._record.moves)
         self._record.moves.append((seat, str(action)))

@@ -7,6 +7,7 @@ through `Words`."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -297,3 +298,35 @@ def test_a_turns_lookups_carried_to_the_next_turn_are_the_fresh_ones(monkeypatch
     monkeypatch.setattr(turn_play, "_joined", lambda t, seat, label: None)  # `city_at_neighbour`
     assert {players: every_step(players) for players in (2, 3, 4, 5)} == carried
     assert seen["carried"] > 1000
+
+
+def test_a_kept_search_of_any_decision_lists_what_a_fresh_search_lists(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`Game._keep` keeps the search of a turn or castle asked last and of every starvation and
+    demolition pending: asked for every pending seat, in a random order, at every position of
+    random games (2-5 players, both setups), the legal moves are those of a game that searches
+    afresh (`Game.restore` keeps no search), and the kept searches were used."""
+    used: Counter[str] = Counter()
+    kept = Game._kept
+
+    def counted(g: Game, d: Decision) -> list[Action] | None:
+        found = kept(g, d)
+        used[d.kind] += found is not None
+        return found
+
+    monkeypatch.setattr(Game, "_kept", counted)
+    for players in (2, 3, 4, 5):
+        for seed in range(4):
+            rng = random.Random(seed)
+            g = Game.new(
+                [f"P{i}" for i in range(players)], seed=seed, setup="beginner" if seed % 2 else "experienced"
+            )
+            while not g.is_over:
+                seats = g.pending_seats()
+                fresh = Game.restore(g.snapshot(), g.record())
+                for seat in rng.sample(seats, len(seats)):
+                    assert g.legal_moves(seat) == fresh.legal_moves(seat)
+                seat = seats[0]
+                g.play(seat, rng.choice(g.legal_moves(seat)))
+    assert min(used[k] for k in ("turn", "castle", "starve", "demolish")) > 10, used
