@@ -89,22 +89,24 @@ class Game:
         self._ahead = None
         self._asked = []
 
-    def _keep(self, ev: Events) -> None:
+    def _keep(self, ev: Events, kept: list[Lookahead] = []) -> None:  # noqa: B006 (never changed)
         """Keep what asking the position's decisions found (`Lookahead`): the search for their
-        answers, which the next `legal_moves` finishes (`_kept`), and a turn's or castle's lookups.
+        answers, which the next `legal_moves` finishes (`_kept`), and a turn's or castle's
+        lookups; with ``kept``, the searches kept before the move that are still good.
 
         **Decision**: a turn or a castle only when it is the one pending decision. It is asked
         last: once `engine.flow` asks it, nothing else happens before the move returns, so the
         position is the one searched. A starvation or demolition (not its lookups) while it is
         pending: its answers depend only on the seat's cities or the one city, which nothing
         but the seat's answer changes once it is asked (the engine may then answer another
-        seat's starvation or another city's demolition; tests/test_engine_speed.py compares)."""
+        seat's starvation or another city's demolition, and another seat may answer its own:
+        `play`; tests/test_engine_speed.py compares)."""
         pending, opened = self.state.pending, ev.opened
         only = pending[0] if len(pending) == 1 else None
         if opened is not None and opened.decision is only and opened.decision.kind in ("turn", "castle"):
             self._ahead, self._table = opened, opened.table  # (`is`: the very one asked, not an equal)
         if isinstance(ev, Played):
-            searched = [a for a in ev.asked if a.decision.kind in KEPT]
+            searched = [*kept, *(a for a in ev.asked if a.decision.kind in KEPT)]
             self._asked = [a for a in searched if any(a.decision is d for d in pending)]
 
     def _lookups(self) -> Table:
@@ -278,9 +280,8 @@ class Game:
         if ahead is not None and ahead.decision is d:
             self._ahead = None
             return ahead.answers()
-        for k, search in enumerate(self._asked):
+        for search in self._asked:
             if search.decision is d:
-                del self._asked[k]
                 return search.answers()
         return None
 
@@ -370,11 +371,12 @@ class Game:
         ev = Played()
         self.state.pending = [d for d in self.state.pending if d is not decision]
         t = self._table if decision.kind == "turn" else None  # (kept up to date by the turn)
+        kept = [a for a in self._asked if a.decision.seat != seat] if decision.kind in KEPT else []
         self._changed()
         resolve(self.state, decision, action, ev, t=t)
         ev.carry(t)
         advance(self.state, ev)
-        self._keep(ev)
+        self._keep(ev, kept)
         if self._record.legacy_moves is None:
             self._record.legacy_moves = len(self._record.moves)
         self._record.moves.append((seat, str(action)))
