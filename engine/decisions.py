@@ -319,13 +319,9 @@ class Played(Events):
 
     table: Table | None = None
     year = 0
-    asked: list[Lookahead]
-    """Every decision asked while they happened, with its answers found so far (`open_decision`;
-    ``opened`` is the last of them)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.asked = []
+    asked: tuple[Lookahead, ...] = ()
+    """Every starvation and demolition asked while they happened, with its answers found so far
+    (`open_decision`), for `Game` to keep (`KEPT`)."""
 
     def carry(self, t: Table | None) -> None:
         """Keep ``t``, the lookups of the position now (after a turn), for the next turn."""
@@ -362,5 +358,5 @@ def open_decision(state: GameState, d: Decision, ev: Events) -> None:
     else:
         state.pending.append(d)
         ev.opened = Lookahead(d, t, choices, rest)
-        if isinstance(ev, Played):
-            ev.asked.append(ev.opened)
+        if d.kind in KEPT and isinstance(ev, Played):
+            ev.asked += (ev.opened,)

@@ -105,8 +105,8 @@ class Game:
         only = pending[0] if len(pending) == 1 else None
         if opened is not None and opened.decision is only and opened.decision.kind in ("turn", "castle"):
             self._ahead, self._table = opened, opened.table  # (`is`: the very one asked, not an equal)
-        if isinstance(ev, Played):
-            searched = [*kept, *(a for a in ev.asked if a.decision.kind in KEPT)]
+        if kept or (isinstance(ev, Played) and ev.asked):
+            searched = [*kept, *ev.asked] if isinstance(ev, Played) else kept
             self._asked = [a for a in searched if any(a.decision is d for d in pending)]
 
     def _lookups(self) -> Table:
