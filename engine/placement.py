@@ -61,6 +61,11 @@ class Table:
     """The hexes (board indexes) that touch a lake (the terrain never changes in a game)."""
     stacks_used: dict[str, int]
     """Tokens of each stack on the board."""
+    blocked: int
+    """The hexes too near a building for a castle (at most 3 steps from one), a bit mask of
+    board indexes."""
+    castle_idx: list[int]
+    """Where a castle may stand (`castle_site_idx`)."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -152,11 +157,21 @@ def _stacks_used(t: Table) -> dict[str, int]:
     return used
 
 
+def _blocked(t: Table) -> int:
+    masks = BOARD.within3_mask
+    blocked = 0
+    for i in t.occ:
+        blocked |= masks[i]
+    return blocked
+
+
 _LAZY: dict[str, Callable[[Table], Any]] = {
     "occ": lambda t: occupancy(t.state),
     "areas": lambda t: area_map(t.state),
     "lake": lambda t: t.state.lake_idx(),
     "stacks_used": _stacks_used,
+    "blocked": _blocked,
+    "castle_idx": lambda t: BOARD.indexes(BOARD.playable_mask(t.state.n_players) & ~t.blocked),
 }
 """How each lookup of `Table` is made (`functools.cached_property` would do, but takes a lock
 on every first read in Python 3.11)."""
@@ -318,9 +333,5 @@ def castle_sites(t: Table) -> list[str]:
 
 
 def castle_site_idx(t: Table) -> list[int]:
-    """`castle_sites` as board indexes, in board order."""
-    masks = BOARD.within3_mask
-    blocked = 0
-    for i in t.occ:
-        blocked |= masks[i]
-    return BOARD.indexes(BOARD.playable_mask(t.state.n_players) & ~blocked)
+    """`castle_sites` as board indexes, in board order (the list of ``t``: not to be changed)."""
+    return t.castle_idx

@@ -123,17 +123,23 @@ def _joined(t: Table, seat: int, label: str) -> City | None:
 
 
 def carry(t: Table, city: City, label: str, kind: str | None) -> None:
-    """Keep the lookups of ``t`` that are made up to date with a castle (``kind`` None) or a
-    building of ``kind`` just placed on ``label`` for ``city``.
+    """Keep the lookups of ``t`` that are made (the occupancy, the token stacks, the hexes too
+    near for a castle) up to date with a castle (``kind`` None) or a building of ``kind`` just
+    placed on ``label`` for ``city``; the castle sites are found again when the hexes too near
+    for one changed.
 
     **Decision**: a turn changes the board by one hex at most, so the next turn's search
     (`engine.decisions.open_decision`) starts from these lookups instead of making them again
     over every city (`Table.cities_of`); tests/test_engine_speed.py compares them with fresh
     ones after every move of random games."""
-    d = t.__dict__
+    d, i = t.__dict__, BOARD.index[label]
     occ = d.get("occ")
     if occ is not None:
-        occ[BOARD.index[label]] = city
+        occ[i] = city
+    blocked = d.get("blocked")
+    if blocked is not None and blocked | BOARD.within3_mask[i] != blocked:
+        d["blocked"] = blocked | BOARD.within3_mask[i]
+        d.pop("castle_idx", None)
     used = d.get("stacks_used")
     if used is not None and kind is not None:
         used[TOKEN_STACK[kind]] += 1

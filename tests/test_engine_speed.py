@@ -258,7 +258,8 @@ def test_a_turns_one_pass_over_the_cities_finds_what_each_lookup_finds_alone() -
 def test_a_turns_lookups_carried_to_the_next_turn_are_the_fresh_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     """The lookups a turn leaves (`engine.decisions.Played`, kept up to date by
     `engine.turn_play.carry`) are, wherever the next turn is searched with them, what a new
-    `Table` makes of that position (the same city objects on the same hexes, the same stacks);
+    `Table` makes of that position (the same city objects on the same hexes, the same stacks,
+    the same hexes too near for a castle and castle sites);
     and random games, 2-5 players, both setups, play out to the same legal moves, events and
     states as when every turn is searched with new lookups and a building finds its city
     without them."""
@@ -269,11 +270,13 @@ def test_a_turns_lookups_carried_to_the_next_turn_are_the_fresh_ones(monkeypatch
         t = made(state, d, ev)
         if isinstance(ev, decisions.Played) and t is ev.table:
             fresh, kept = Table(state), t.__dict__
-            assert "occ" in kept or "stacks_used" in kept
-            if "occ" in kept:
-                assert {i: id(c) for i, c in kept["occ"].items()} == {i: id(c) for i, c in fresh.occ.items()}
-            if "stacks_used" in kept:
-                assert kept["stacks_used"] == fresh.stacks_used
+            made_now = [k for k in ("occ", "stacks_used", "blocked", "castle_idx") if k in kept]
+            assert made_now
+            for k in made_now:
+                if k == "occ":
+                    assert {i: id(c) for i, c in kept[k].items()} == {i: id(c) for i, c in fresh.occ.items()}
+                else:
+                    assert kept[k] == getattr(fresh, k), k
             seen["carried"] += 1
         return t
 
