@@ -112,7 +112,7 @@ def shorten(text: str, size: int, room: float) -> str:
     return text + "."
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def _mask(s: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
     """The coverage mask of ``s`` and its offset from the anchor point (cached)."""
     f = font(size)

@@ -279,7 +279,13 @@ def _cut(sprite: Image.Image) -> tuple[Part, ...]:
     return tuple((sprite.crop((0, a, w, b)), (0, a), blend) for (a, b), blend in bands if b > a)
 
 
-@lru_cache(maxsize=256)
+ROUNDED = 32
+"""Rounded rectangles kept: a player's panel is one (1 MB at a phone's width), of a height and colour
+that change with the game, so 256 filled a worker by 60 MB over thousands of posts for few hits;
+32 keep those of the last posts (drawing one again takes a few milliseconds)."""
+
+
+@lru_cache(maxsize=ROUNDED)
 def _rounded(w: int, h: int, radius: int, fill: RGB | None, outline: RGB | None, width: int) -> Image.Image:
     s = 2
     img = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))

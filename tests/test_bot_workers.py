@@ -405,3 +405,19 @@ def test_every_sixteenth_job_trims_the_heap_whether_or_not_it_failed(monkeypatch
     for _ in range(worker_start.TRIM_EVERY):
         worker_start.run_job(lambda: None)
     assert trims == [1, 1]
+
+
+async def test_the_bots_own_heap_is_trimmed_after_every_so_many_finished_jobs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The bot's process takes in every job's result: its heap is trimmed every `OWN_TRIM_EVERY` jobs."""
+    trims: list[int] = []
+    monkeypatch.setattr(workers_module, "trim_heap", lambda: trims.append(1))
+    monkeypatch.setattr(workers_module, "OWN_TRIM_EVERY", 2)
+    workers = ProcessWorkers(1)
+    try:
+        for _ in range(5):
+            await workers.call(os.getpid)
+        assert trims == [1, 1]
+    finally:
+        workers.close()
