@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 from .words import ENGLISH, N_, PHRASE, Phrase, Words, told
 
@@ -59,6 +59,93 @@ class Event(BaseModel):
     def visible_to(self, seat: int | None) -> bool:
         return self.private_to is None or self.private_to == seat
 
+    # An event of `Events.add` tells its English ``text`` when first read (`Later`): every way
+    # of reading the event tells it first, so that none sees it untold.
+
+    @model_serializer(mode="wrap")
+    def _dumped(self, handler: SerializerFunctionWrapHandler):  # type: ignore[no-untyped-def]
+        self.text  # noqa: B018 (told, if not yet; no return type: the JSON schema stays that of the fields)
+        return handler(self)
+
+    def __eq__(self, other: object) -> bool:
+        self.text  # noqa: B018
+        if isinstance(other, Event):
+            other.text  # noqa: B018
+        return super().__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __iter__(self) -> Any:
+        self.text  # noqa: B018
+        return super().__iter__()
+
+    def __repr_args__(self) -> Any:
+        self.text  # noqa: B018
+        return super().__repr_args__()
+
+    def __getstate__(self) -> dict[Any, Any]:
+        self.text  # noqa: B018
+        return super().__getstate__()
+
+    def __copy__(self) -> Event:
+        self.text  # noqa: B018
+        return super().__copy__()
+
+    def __deepcopy__(self, memo: dict[int, Any] | None = None) -> Event:
+        self.text  # noqa: B018
+        return super().__deepcopy__(memo)
+
+
+class Later:
+    """An event's English text not told yet: its message and values (the event's own), told
+    when the event's ``text`` is first read (`Text`). Read any other way (the event's
+    ``__dict__``), it stands for that text: equal to it, and its copy and its repr are the text's."""
+
+    __slots__ = ("message", "values")
+
+    def __init__(self, message: str, values: dict[str, Any]) -> None:
+        self.message, self.values = message, values
+
+    def __str__(self) -> str:
+        return told(ENGLISH, self.message, self.values)
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == (str(other) if isinstance(other, Later) else other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return str, (str(self),)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> str:
+        return str(self)
+
+
+class Text:
+    """`Event.text`: a text not told yet (`Later`) is told when first read, and kept."""
+
+    def __get__(self, ev: Event | None, owner: type | None = None) -> Any:
+        if ev is None:
+            return self
+        d = ev.__dict__
+        try:
+            text = d["text"]
+        except KeyError:  # (an event constructed without it: as pydantic says)
+            raise AttributeError(f"{type(ev).__name__!r} object has no attribute 'text'") from None
+        if text.__class__ is Later:
+            text = d["text"] = str(text)
+        return text
+
+    def __set__(self, ev: Event, value: Any) -> None:  # (pydantic's assignment writes the dict)
+        BaseModel.__setattr__(ev, "text", value)
+
+
+Event.text = Text()  # type: ignore[assignment]
+"""(Set after the class is made, so that pydantic does not take it for the field's default.)"""
+
 
 class Events(list[Event]):
     """The events of one `Game.play`, in order.
@@ -74,11 +161,20 @@ class Events(list[Event]):
 
         **Decision**: a move makes several events, so the engine's own are made without
         pydantic's validation of what it already knows to be right (`made`); the event is the
-        one ``Event(...)`` would make, field for field."""
+        one ``Event(...)`` would make, field for field.
+
+        **Decision**: most events are never read (a computer player's search, a replay), so the
+        English ``text`` of a message with values is told when first read (`Later`, `Text`),
+        from the event's own ``message`` and ``values`` (which the engine does not change
+        afterwards): every way of reading the event (the attribute, ``model_dump``, JSON, ``==``,
+        ``repr``, ``dict()``, copies, pickling) tells it first, so all get the same string as
+        ``told(ENGLISH, message, values)`` at once (tests/test_engine_speed.py compares)."""
         if values is None:
             ev = made(kind, message, "", None, kw)
         else:
-            ev = made(kind, told(ENGLISH, message, values), message, values, kw)
+            ev = made(kind, "", message, values, kw)
+            d = ev.__dict__
+            d["text"] = Later(message, d["values"])
         self.append(ev)
         return ev
 
