@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 
 from .board import BOARD
 from .cities import city_at, player_citizens, player_food
@@ -25,26 +26,40 @@ def starve_options(state: GameState, seat: int, count: int) -> list[tuple[str, .
     canonical order: each way's hexes in board order, the ways in the order of their hexes'
     board indexes (`Action.sort_key`), so that the answers need no sorting.
 
-    The ways from the ``i``-th city on, for each number of citizens left to take, are made
-    once, from the last city back to the first (most from the ``i``-th first: the ways that
-    begin with its castle more often come first); a list, not a generator per city: the
-    ways are few, and a generator's steps cost more than the list."""
-    cities = sorted(state.cities_of(seat), key=lambda c: BOARD.index[c.castle])
-    done: list[tuple[str, ...]] = [()]
-    after: list[list[tuple[str, ...]]] = [done] + [[] for _ in range(count)]  # by citizens left
-    for city in reversed(cities):
-        castle, cap = city.castle, city.population
-        now: list[list[tuple[str, ...]]] = [done]
-        for left in range(1, count + 1):
-            ways: list[tuple[str, ...]] = []
-            for m in range(min(cap, left), -1, -1):
-                rest = after[left - m]
-                if rest:
-                    head = (castle,) * m
-                    ways += [head + r for r in rest] if m else rest
-            now.append(ways)
-        after = now
-    return after[count]
+    **Decision**: the ways depend only on the cities' castles and populations and the count,
+    and a starvation's are asked twice (when it is opened, then by `legal_moves` when another
+    seat starves too), so they are kept for the last positions asked (`_ways`)."""
+    index = BOARD.index
+    cities = [c for c in state.cities if c.owner == seat]
+    if len(cities) > 1:
+        cities.sort(key=lambda c: index[c.castle])
+    return list(_ways(tuple([(c.castle, c.population) for c in cities]), count))
+
+
+@lru_cache(maxsize=512)
+def _ways(cities: tuple[tuple[str, int], ...], count: int) -> tuple[tuple[str, ...], ...]:
+    """The ways of `starve_options` from ``cities`` (castle and population, in board order):
+    from the first city most first, then from the others; a city is not asked for more than
+    the cities from it on hold (``room``)."""
+    if count == 0:
+        return ((),)
+    room = [0] * (len(cities) + 1)
+    for i in range(len(cities) - 1, -1, -1):
+        room[i] = room[i + 1] + cities[i][1]
+    out: list[tuple[str, ...]] = []
+
+    def take(i: int, left: int, prefix: tuple[str, ...]) -> None:
+        castle, cap = cities[i]
+        for m in range(min(cap, left), -1, -1):
+            rest = left - m
+            if rest == 0:
+                out.append(prefix + (castle,) * m)
+            elif room[i + 1] >= rest:
+                take(i + 1, rest, prefix + (castle,) * m)
+
+    if room[0] >= count:
+        take(0, count, ())
+    return tuple(out)
 
 
 def starve_problem(state: GameState, seat: int, count: int, hexes: tuple[str, ...]) -> Phrase | None:
