@@ -8,6 +8,7 @@ with no citizen loses it (handled where the last citizen leaves).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from .board import BOARD
 from .cities import area_map, hex_food
@@ -22,43 +23,61 @@ def excess_buildings(city: City) -> int:
     return max(0, len(city.buildings) - (city.population - 1))
 
 
-def _connected_keeps(city: City, keep: int) -> Iterator[frozenset[str]]:
-    """Every set of ``keep`` buildings that stays connected to the castle.
-
-    Each connected set is found once: candidates are taken in order and either joined
-    (adding their unseen neighbours) or banned for the rest of that branch.
-    """
-    hexes = {b.hex for b in city.buildings}
-    adj = {h: [n for n in BOARD.neighbors(h) if n in hexes] for h in [city.castle, *hexes]}
-    size = keep
-
-    def rec(chosen: frozenset[str], cands: list[str], banned: frozenset[str]) -> Iterator[frozenset[str]]:
-        if len(chosen) == size:
-            yield chosen
-            return
-        if not cands:
-            return
-        v, rest = cands[0], cands[1:]
-        ext = [n for n in adj[v] if n not in chosen and n not in banned and n not in rest]
-        yield from rec(chosen | {v}, rest + ext, banned)
-        yield from rec(chosen, rest, banned | {v})
-
-    yield from rec(frozenset(), list(adj[city.castle]), frozenset({city.castle}))
-
-
 def iter_demolish_options(city: City) -> Iterator[tuple[str, ...]]:
-    """Every legal set of hexes to demolish (each sorted in board order), in no set order."""
+    """Every legal set of hexes to demolish (each sorted in board order), in canonical order
+    (`demolish_options`)."""
     k = excess_buildings(city)
     if k == 0:
         return
-    all_hexes = [b.hex for b in city.buildings]
-    for kept in _connected_keeps(city, len(city.buildings) - k):
-        yield tuple(sorted((h for h in all_hexes if h not in kept), key=BOARD.sort_key))
+    yield from _demolitions(city.castle, tuple([b.hex for b in city.buildings]), k)
 
 
 def demolish_options(city: City) -> list[tuple[str, ...]]:
-    """Every legal set of hexes to demolish, sorted."""
-    return sorted(iter_demolish_options(city), key=lambda hs: [BOARD.sort_key(h) for h in hs])
+    """Every legal set of hexes to demolish, sorted (by the board indexes of their hexes)."""
+    return list(iter_demolish_options(city))
+
+
+@lru_cache(maxsize=512)
+def _demolitions(castle: str, hexes: tuple[str, ...], k: int) -> tuple[tuple[str, ...], ...]:
+    """The ways for a city of castle ``castle`` and buildings ``hexes`` to demolish ``k`` of
+    them, keeping the others connected to the castle; sorted.
+
+    **Decision**: a demolition's ways depend only on these, and they are asked more than once
+    (when it is opened, by `legal_moves`, by `least_harmful`), so they are kept for the last
+    cities asked. The buildings are bits in board order (``adj``: each one's neighbours among
+    them); each connected set of kept buildings is found once: candidates are taken in order
+    and either joined (adding their neighbours not yet seen) or banned for the rest of that
+    branch (tests/test_engine_speed.py compares with every choice of ``k`` buildings)."""
+    index = BOARD.index
+    at = sorted([index[h] for h in hexes])
+    bit = {x: 1 << i for i, x in enumerate(at)}
+    home = index[castle]
+    adj = [0] * len(at)
+    roots = 0
+    for i, x in enumerate(at):
+        for n in BOARD.neighbour_idx[x]:
+            if n in bit:
+                adj[i] |= bit[n]
+            elif n == home:
+                roots |= 1 << i
+    keep = len(at) - k
+    kept: list[int] = []
+
+    def grow(chosen: int, size: int, cands: int, banned: int) -> None:
+        if size == keep:
+            kept.append(chosen)
+            return
+        while cands:
+            v = cands & -cands
+            cands ^= v
+            grow(chosen | v, size + 1, cands | (adj[v.bit_length() - 1] & ~chosen & ~banned & ~v), banned)
+            banned |= v
+
+    grow(0, 0, roots, 0)
+    every, labels = (1 << len(at)) - 1, BOARD.labels
+    ways = [[at[i] for i in range(len(at)) if gone >> i & 1] for gone in [every & ~m for m in kept]]
+    ways.sort()
+    return tuple([tuple([labels[x] for x in way]) for way in ways])
 
 
 def demolish_problem(city: City, hexes: tuple[str, ...]) -> Phrase | None:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
-from engine import Action, Event, Game, decisions, events, feeding, flow, relocation, turn_play
+from engine import Action, Event, Game, decisions, demolition, events, feeding, flow, relocation, turn_play
 from engine.board import BOARD
 from engine.cities import hexes_of, occupancy, opposing_neighbours, reach
 from engine.components import ARCHES, BUILDING_CARD_COST, BUILDINGS, SERVICES, SMALL
@@ -562,3 +562,171 @@ def test_the_ways_to_starve_kept_are_every_way_in_canonical_order() -> None:
                 assert feeding.starve_options(g.state, seat, count) == expected
                 checked += bool(expected)
     assert checked > 1000
+
+
+# --- events and the year's end
+
+
+def fresh(e: Event) -> Event:
+    """``e`` made again by `Events.add`, its text not told yet."""
+    others = {k: getattr(e, k) for k in e.model_fields_set - {"kind", "text", "message", "values"}}
+    made = Events().add(e.kind, e.message, e.values, **others)
+    assert type(made.__dict__["text"]) is events.Later
+    return made
+
+
+def test_an_events_text_told_when_first_read_is_the_text_told_at_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`Events.add` leaves the English text to tell (`engine.events.Later`): read when the game
+    is over, each is the text told from the message and values at the moment it was made."""
+    at_once: dict[int, tuple[str, str]] = {}
+    add = Events.add
+
+    def adding(self: Events, kind: str, message: str, /, values: Any = None, **kw: Any) -> Event:
+        e = add(self, kind, message, values, **kw)
+        if values is not None:
+            assert type(e.__dict__["text"]) is events.Later
+            at_once[id(e)] = message, told(ENGLISH, message, values)
+        return e
+
+    monkeypatch.setattr(Events, "add", adding)
+    later = 0
+    for players in (2, 5):
+        for seed in range(3):
+            rng = random.Random(seed)
+            g = Game.new(
+                [f"P{i}" for i in range(players)], seed=seed, setup="beginner" if seed % 2 else "experienced"
+            )
+            kept: list[Event] = []
+            while not g.is_over:
+                seat = g.pending_seats()[0]
+                kept += g.play(seat, rng.choice(g.legal_moves(seat)))
+            for e in kept:
+                message, text = at_once.get(id(e), ("", ""))
+                if message and e.message == message:  # (not an automatic turn's, told again)
+                    later += 1
+                    assert e.text == text and type(e.__dict__["text"]) is str
+            at_once.clear()
+    assert later > 1000
+
+
+def nothing_untold(found: Any) -> bool:
+    """Whether no text not told yet (`engine.events.Later`) is in ``found``."""
+    if isinstance(found, events.Later):
+        return False
+    if isinstance(found, dict):
+        return all(map(nothing_untold, found.values()))
+    if isinstance(found, (list, tuple)):
+        return all(map(nothing_untold, found))
+    return nothing_untold(found.__dict__) if isinstance(found, Event) else True
+
+
+def test_an_event_read_any_way_has_its_text_told() -> None:
+    """Read by pydantic (a dump, JSON, ``==``, ``repr``, ``dict()``, copies, pickling, a list
+    of events dumped), an event whose text is not told yet is the event made with it told."""
+    readers: list[Any] = [
+        lambda e: e.model_dump(),
+        lambda e: e.model_dump(exclude_unset=True),
+        lambda e: e.model_dump(mode="json", exclude={"seat"}),
+        lambda e: e.model_dump_json(),
+        lambda e: TypeAdapter(list[Event]).dump_json([e]),
+        lambda e: TypeAdapter(list[Event]).dump_python([e]),
+        repr,
+        str,
+        lambda e: dict(e),
+        lambda e: list(e.__iter__()),
+        lambda e: list(copy.copy(e).__dict__.items()),
+        lambda e: list(copy.deepcopy(e).__dict__.items()),
+        lambda e: list(e.model_copy().__dict__.items()),
+        lambda e: list(e.model_copy(update={"values": {}}).__dict__.items()),
+        lambda e: list(pickle.loads(pickle.dumps(e)).__dict__.items()),
+        lambda e: e.told(),
+        lambda e: e.text,
+    ]
+    seen = 0
+    for e in played(2):
+        if not e.message:
+            continue
+        others = {k: getattr(e, k) for k in e.model_fields_set - {"kind", "text", "message", "values"}}
+        eager = Event(
+            kind=e.kind, text=told(ENGLISH, e.message, e.values), message=e.message, values=e.values, **others
+        )
+        for read in readers:
+            got = read(fresh(e))
+            assert got == read(eager) and nothing_untold(got)
+        assert fresh(e) == eager and eager == fresh(e) and fresh(e) == fresh(e)
+        assert (fresh(e) != eager) is False and fresh(e).model_fields_set == e.model_fields_set
+        seen += 1
+    assert seen > 100
+
+
+def every_way_to_starve(g: Game, seat: int, count: int) -> list[tuple[str, ...]]:
+    """Every way to take ``count`` citizens from the seat's cities, sorted as answers are."""
+    cities = g.state.cities_of(seat)
+    ways = [
+        tuple(
+            sorted(
+                (c.castle for c, m in zip(cities, taken, strict=True) for _ in range(m)), key=BOARD.index.get
+            )
+        )
+        for taken in itertools.product(*(range(c.population + 1) for c in cities))
+        if sum(taken) == count
+    ]
+    return sorted(ways, key=lambda w: [BOARD.index[h] for h in w])
+
+
+def test_the_ways_to_starve_kept_are_every_way_in_canonical_order() -> None:
+    """`engine.feeding.starve_options` keeps the ways of the last positions asked (`_ways`): at
+    positions of random games, asked twice, they are every way, sorted as answers are."""
+    checked = 0
+    for k, (g, _seat) in enumerate(random_games(4, players=3)):
+        if k % 3:
+            continue
+        for seat in range(3):
+            total = sum(c.population for c in g.state.cities_of(seat))
+            for count in range(min(total, 7) + 2):
+                expected = every_way_to_starve(g, seat, count)
+                assert feeding.starve_options(g.state, seat, count) == expected
+                assert feeding.starve_options(g.state, seat, count) == expected
+                checked += bool(expected)
+    assert checked > 1000
+
+
+def every_way_to_demolish(castle: str, hexes: tuple[str, ...], k: int) -> list[tuple[str, ...]]:
+    """Every ``k`` of ``hexes`` whose demolition keeps the others connected to the castle, each
+    in board order, sorted."""
+    ways = []
+    for gone in itertools.combinations(sorted(hexes, key=BOARD.index.get), k):
+        kept = set(hexes) - set(gone)
+        reached, todo = {castle}, [castle]
+        while todo:
+            for n in BOARD.neighbors(todo.pop()):
+                if n in kept and n not in reached:
+                    reached.add(n)
+                    todo.append(n)
+        if kept <= reached:
+            ways.append(gone)
+    return sorted(ways, key=lambda w: [BOARD.index[h] for h in w])
+
+
+def test_the_ways_to_demolish_kept_are_every_connected_choice_sorted() -> None:
+    """`engine.demolition._demolitions` keeps the ways of the last cities asked, found as bits:
+    for the cities of random games and every count, asked twice, they are every choice that
+    keeps the city connected, sorted; a city's own count is `demolish_options`."""
+    checked = 0
+    for k, (g, _seat) in enumerate(random_games(4, players=4)):
+        if k % 3:
+            continue
+        for city in g.state.cities:
+            hexes = tuple(b.hex for b in city.buildings)
+            for count in range(len(hexes) + 1):
+                expected = every_way_to_demolish(city.castle, hexes, count)
+                assert list(demolition._demolitions(city.castle, hexes, count)) == expected
+                assert list(demolition._demolitions(city.castle, hexes, count)) == expected
+                checked += len(expected) > 1
+            excess = demolition.excess_buildings(city)
+            assert demolition.demolish_options(city) == (
+                every_way_to_demolish(city.castle, hexes, excess) if excess else []
+            )
+    assert checked > 300
