@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import lru_cache
+from typing import Any
 
 from .board import BOARD
 from .cities import city_at, player_citizens, player_food
@@ -87,14 +88,18 @@ def starve_problem(state: GameState, seat: int, count: int, hexes: tuple[str, ..
 def starve(state: GameState, seat: int, hexes: tuple[str, ...], ev: Events) -> None:
     """Send the named citizens to the supply and mark the hunger penalty (§8)."""
     p = state.players[seat]
-    taken: Counter[int] = Counter()
+    castles = {c.castle: c for c in state.cities}  # (a starvation names castles: `starve_options`)
+    taken: dict[int, list[Any]] = {}  # city and count by city id, in the order first named
     for h in hexes:
-        city = city_at(state, h)
+        city = castles.get(h) or city_at(state, h)
         assert city is not None
-        taken[city.id] += 1
+        seen = taken.get(city.id)
+        if seen is None:
+            taken[city.id] = [city, 1]
+        else:
+            seen[1] += 1
     parts = []
-    for cid, n in taken.items():
-        city = state.city_by_id(cid)
+    for city, n in taken.values():
         city.population -= n
         state.supply_citizens += n
         parts.append(PHRASE.t("{count} from {city}", count=n, city=city.name))

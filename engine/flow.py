@@ -75,13 +75,7 @@ def start_year(state: GameState, year: int, ev: Events) -> None:
                 seat=seat,
                 data={"gold": gold},
             )
-    grown = []
-    for seat in state.seats_from_start():
-        for city in state.cities_of(seat):
-            if room(city) > 0 and state.supply_citizens > 0:
-                city.population += 1
-                state.supply_citizens -= 1
-                grown.append(city.name)
+    grown = _grow(state)
     if grown:
         ev.add(
             "growth", N_("Growth: {cities} gain a citizen."), {"cities": list(grown)}, data={"cities": grown}
@@ -89,6 +83,24 @@ def start_year(state: GameState, year: int, ev: Events) -> None:
     state.phase = "politics"
     state.round = 1
     state.turn_index = 0
+
+
+def _grow(state: GameState) -> list[str]:
+    """Phase 4: each city with room gains a citizen from the supply while it lasts, from the
+    start player on; the names of those that grew. (Written as `_new_year` writes: the supply
+    once, the populations without pydantic's assignment.)"""
+    grown = []
+    supply = state.supply_citizens
+    for seat in state.seats_from_start():
+        for city in state.cities_of(seat):
+            if room(city) > 0 and supply > 0:
+                city.__dict__["population"] += 1
+                city.__pydantic_fields_set__.add("population")
+                supply -= 1
+                grown.append(city.name)
+    if grown:
+        state.supply_citizens = supply
+    return grown
 
 
 def _politics_step(state: GameState, ev: Events) -> None:
@@ -164,6 +176,33 @@ def _enter_feeding(state: GameState, ev: Events) -> None:
             open_decision(state, Decision(seat=seat, kind="starve", count=short), ev)
 
 
+PLAYER_RESET = ("action_cards", "notables", "founded_this_year", "peek")
+BUILDING_RESET = ("notables", "harvest")
+
+
+def _new_year(state: GameState) -> None:
+    """Every player's action cards, notables and polled cards back, no city founded this year;
+    no notable and no harvest on a building.
+
+    **Decision**: a year's end sets a few fields of every player and of every building (a
+    score of models), so they are written as pydantic's assignment writes them, without it
+    (no validation on assignment: the value in the model's dict, the field marked as set);
+    tests/test_engine_speed.py compares with assigning them."""
+    for p in state.players:
+        d = p.__dict__
+        d["action_cards"] = ACTION_CARDS
+        d["notables"] = NOTABLES_PER_PLAYER
+        d["founded_this_year"] = False
+        d["peek"] = no_peek()
+        p.__pydantic_fields_set__.update(PLAYER_RESET)
+    for city in state.cities:
+        for b in city.buildings:
+            d = b.__dict__
+            d["notables"] = {}
+            d["harvest"] = False
+            b.__pydantic_fields_set__.update(BUILDING_RESET)
+
+
 def _end_year(state: GameState, ev: Events) -> None:
     """Phase 9: cards back, notables home, then the next year or the final scoring."""
     state.voice_used.extend(state.voice)
@@ -172,15 +211,7 @@ def _end_year(state: GameState, ev: Events) -> None:
     state.voice_result = []
     state.preferred = {}
     discard_politics(state)
-    for p in state.players:
-        p.action_cards = ACTION_CARDS
-        p.notables = NOTABLES_PER_PLAYER
-        p.founded_this_year = False
-        p.peek = no_peek()
-    for city in state.cities:
-        for b in city.buildings:
-            b.notables = {}
-            b.harvest = False
+    _new_year(state)
     ev.add("end_year", N_("Year {year} ends."), {"year": state.year}, data={"year": state.year})
     if state.year >= YEARS:
         final_scores(state, ev)

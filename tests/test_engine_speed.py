@@ -19,8 +19,17 @@ from pydantic import BaseModel, TypeAdapter
 
 from engine import Action, Event, Game, decisions, demolition, events, feeding, flow, relocation, turn_play
 from engine.board import BOARD
-from engine.cities import hexes_of, occupancy, opposing_neighbours, reach
-from engine.components import ARCHES, BUILDING_CARD_COST, BUILDINGS, SERVICES, SMALL
+from engine.cities import city_at, hexes_of, occupancy, opposing_neighbours, reach, room
+from engine.components import (
+    ACTION_CARDS,
+    ARCHES,
+    BUILDING_CARD_COST,
+    BUILDINGS,
+    NOTABLES_PER_PLAYER,
+    SERVICES,
+    SMALL,
+    YEARS,
+)
 from engine.decisions import IN_ORDER, canonical, options, problem
 from engine.events import Events
 from engine.placement import Table
@@ -730,3 +739,72 @@ def test_the_ways_to_demolish_kept_are_every_connected_choice_sorted() -> None:
                 every_way_to_demolish(city.castle, hexes, excess) if excess else []
             )
     assert checked > 300
+
+
+def as_assigned(model: Any) -> Any:
+    """A model tree as comparable data: each model's fields in order, with the fields marked as
+    set (`model_fields_set`)."""
+    if isinstance(model, BaseModel):
+        fields = [(k, as_assigned(v)) for k, v in model.__dict__.items()]
+        return type(model).__name__, fields, sorted(model.model_fields_set)
+    if isinstance(model, list):
+        return [as_assigned(v) for v in model]
+    if isinstance(model, dict):
+        return {k: as_assigned(v) for k, v in model.items()}
+    return model
+
+
+def test_a_year_end_written_without_assignment_is_as_assigned() -> None:
+    """A new year's resets (`engine.flow._new_year`), growth (`_grow`) and a starvation's
+    (`engine.feeding.starve`) write the fields as pydantic's assignment does: at positions of
+    random games, each does what the plain way does, field for field and set for set."""
+    checked = 0
+    for k, (g, seat) in enumerate(random_games(3, players=4)):
+        if k % 4:
+            continue
+        fast, plain = g.state.model_copy(deep=True), g.state.model_copy(deep=True)
+        flow._new_year(fast)
+        for p in plain.players:
+            p.action_cards, p.notables, p.founded_this_year, p.peek = (
+                ACTION_CARDS,
+                NOTABLES_PER_PLAYER,
+                False,
+                [None] * 4,
+            )
+        for city in plain.cities:
+            for b in city.buildings:
+                b.notables, b.harvest = {}, False
+        assert as_assigned(fast) == as_assigned(plain)
+        grown = flow._grow(fast)
+        names = []
+        for s in plain.seats_from_start():
+            for city in plain.cities_of(s):
+                if room(city) > 0 and plain.supply_citizens > 0:
+                    city.population += 1
+                    plain.supply_citizens -= 1
+                    names.append(city.name)
+        assert grown == names and as_assigned(fast) == as_assigned(plain)
+        mine = [c for c in fast.cities if c.owner == seat and c.population]
+        if mine:
+            first, last = mine[0], mine[-1]
+            hexes = (first.castle, *[b.hex for b in first.buildings[: first.population - 1][:1]])
+            hexes += (last.castle,) if last is not first else ()
+            feeding.starve(fast, seat, hexes, Events())
+            taken: Counter[int] = Counter()
+            for h in hexes:
+                city = city_at(plain, h)
+                assert city is not None
+                taken[city.id] += 1
+            for cid, n in taken.items():
+                city = plain.city_by_id(cid)
+                city.population -= n
+                plain.supply_citizens += n
+                if city.population == 0:
+                    del plain.cities[next(i for i, c in enumerate(plain.cities) if c is city)]
+            if plain.year >= YEARS:
+                plain.players[seat].hunger_vp += 5
+            else:
+                plain.players[seat].hunger = True
+            assert as_assigned(fast) == as_assigned(plain)
+        checked += bool(grown) + bool(mine)
+    assert checked > 50
