@@ -128,8 +128,8 @@ class Text:
     """`Event.text`: a text not told yet (`Later`) is told when first read, and kept."""
 
     def __get__(self, ev: Event | None, owner: type | None = None) -> Any:
-        if ev is None:
-            return self
+        if ev is None:  # (as for pydantic's other fields: no default that a subclass would take)
+            raise AttributeError("text")
         d = ev.__dict__
         try:
             text = d["text"]

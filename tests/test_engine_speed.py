@@ -653,6 +653,7 @@ def test_an_event_read_any_way_has_its_text_told() -> None:
         lambda e: e.told(),
         lambda e: e.text,
     ]
+    assert not hasattr(Event, "text") and Event.model_fields["text"].is_required()  # (no default)
     seen = 0
     for e in played(2):
         if not e.message:
