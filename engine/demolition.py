@@ -37,14 +37,14 @@ def demolish_options(city: City) -> list[tuple[str, ...]]:
     return list(iter_demolish_options(city))
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)
 def _demolitions(castle: str, hexes: tuple[str, ...], k: int) -> tuple[tuple[str, ...], ...]:
     """The ways for a city of castle ``castle`` and buildings ``hexes`` to demolish ``k`` of
     them, keeping the others connected to the castle; sorted.
 
     **Decision**: a demolition's ways depend only on these, and they are asked more than once
     (when it is opened, by `legal_moves`, by `least_harmful`), so they are kept for the last
-    cities asked. The buildings are bits in board order (``adj``: each one's neighbours among
+    256 cities asked. The buildings are bits in board order (``adj``: each one's neighbours among
     them); each connected set of kept buildings is found once: candidates are taken in order
     and either joined (adding their neighbours not yet seen) or banned for the rest of that
     branch (tests/test_engine_speed.py compares with every choice of ``k`` buildings)."""
