@@ -62,12 +62,16 @@ def summary(name: str, values: list[float]) -> str:
     return f"{name}: " + ", ".join(f"{k} {v * 1000:.1f} ms" for k, v in ms.items()) + f" (n={len(values)})"
 
 
-async def new_game(svc: Context, channel: int) -> int:
-    await svc_lobby.new_game(svc, HUMAN, channel=channel, players=5)
+async def new_game(
+    svc: Context, channel: int, players: int = 5, level: str = "strong", guild: int | None = None
+) -> int:
+    """A game of `HUMAN` and ``players - 1`` computer players of ``level`` in ``channel`` (of
+    ``guild``), started and advanced to the first decision that is the human's: its id."""
+    await svc_lobby.new_game(svc, HUMAN, channel=channel, guild=guild, players=players)
     real = svc.clock
-    for k in range(4):  # one request each, as if a few seconds apart (`svc_lobby.SAME_REQUEST`)
+    for k in range(players - 1):  # one request each, as if a few seconds apart (`svc_lobby.SAME_REQUEST`)
         svc.clock = lambda k=k: real() + k * (svc_lobby.SAME_REQUEST + 1)  # type: ignore[misc]
-        await svc_lobby.add_ai(svc, HUMAN, channel=channel, level="strong")
+        await svc_lobby.add_ai(svc, HUMAN, channel=channel, level=level)
     svc.clock = real
     row = await svc.storage.games.latest_game(channel)
     assert row is not None

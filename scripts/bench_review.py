@@ -24,10 +24,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_bot import HUMAN, human_move, percentile, summary
+from bench_bot import HUMAN, human_move, new_game, percentile, summary
 
 from bot.service import advance as svc_advance
-from bot.service import lobby as svc_lobby
 from bot.service import review as svc_review
 from bot.service.context import Context
 from bot.service.limits import RATES, Limits, Rate
@@ -39,17 +38,9 @@ CHANNEL = 1
 
 
 async def finished_game(svc: Context, players: int) -> int:
-    await svc_lobby.new_game(svc, HUMAN, channel=CHANNEL, players=players)
-    real = svc.clock
-    for k in range(players - 1):  # one request each, as if a few seconds apart
-        svc.clock = lambda k=k: real() + k * (svc_lobby.SAME_REQUEST + 1)  # type: ignore[misc]
-        await svc_lobby.add_ai(svc, HUMAN, channel=CHANNEL, level="basic")
-    svc.clock = real
-    row = await svc.storage.games.latest_game(CHANNEL)
-    assert row is not None
+    game_id = await new_game(svc, CHANNEL, players, level="basic")
     rnd = random.Random(3)
-    await svc_advance.advance(svc, row.id)
-    while (row := await svc.storage.games.game(row.id)) is not None and row.status == "active":
+    while (row := await svc.storage.games.game(game_id)) is not None and row.status == "active":
         await human_move(svc, row.id, rnd)
         await svc_advance.advance(svc, row.id)
     assert row is not None and row.status == "over"

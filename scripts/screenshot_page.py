@@ -25,12 +25,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_bot import HUMAN, human_move
+from bench_bot import human_move, new_game
 from playwright.async_api import async_playwright
 
 from bot.metrics import Metrics
 from bot.service import advance as svc_advance
-from bot.service import lobby as svc_lobby
 from bot.service.context import Context
 from bot.service.page_address import fresh_token
 from bot.service.workers import ProcessWorkers
@@ -61,16 +60,7 @@ class Standalone:
 
 async def started_game(svc: Context, channel: int, players: int = 4) -> int:
     """A game of `HUMAN` and ``players - 1`` basic computer players in ``channel`` of `GUILD`, started."""
-    await svc_lobby.new_game(svc, HUMAN, channel=channel, guild=GUILD, players=players)
-    real = svc.clock
-    for k in range(players - 1):  # one request each, as if a few seconds apart
-        svc.clock = lambda k=k: real() + k * (svc_lobby.SAME_REQUEST + 1)  # type: ignore[misc]
-        await svc_lobby.add_ai(svc, HUMAN, channel=channel, level="basic")
-    svc.clock = real
-    row = await svc.storage.games.latest_game(channel)
-    assert row is not None
-    await svc_advance.advance(svc, row.id)
-    return row.id
+    return await new_game(svc, channel, players, level="basic", guild=GUILD)
 
 
 async def play(svc: Context, game_id: int, rnd: random.Random, moves: int | None = None) -> None:
