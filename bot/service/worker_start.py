@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import os
 import signal
 import threading
@@ -108,13 +109,10 @@ def trim_heap() -> None:
         trim(0)
 
 
-_TRIM: list[Callable[[int], int] | None] = []
-
-
+@functools.cache
 def _malloc_trim() -> Callable[[int], int] | None:
-    if not _TRIM:
-        try:
-            _TRIM.append(ctypes.CDLL(None).malloc_trim)
-        except (OSError, AttributeError):
-            _TRIM.append(None)
-    return _TRIM[0]
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):
+        return None
+    return trim
