@@ -109,7 +109,7 @@ def trim_heap() -> None:
         trim(0)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1)
 def _malloc_trim() -> Callable[[int], int] | None:
     try:
         trim: Callable[[int], int] = ctypes.CDLL(None).malloc_trim
