@@ -166,12 +166,21 @@ async def test_a_move_sent_while_the_move_before_it_is_stored_is_accepted_after_
     second = game.pending_seats()[0]
     assert second != first, "the other player's turn follows"
     answer = game.default_move(second)
-    await asyncio.gather(
-        svc_moves.play(svc, PLAYERS[first].id, str(move), channel=CHANNEL, confirmed=True),
-        svc_moves.play(svc, PLAYERS[second].id, str(answer), channel=CHANNEL, confirmed=True),
-    )
     row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
+    lock, asked = svc.game_lock(row.id), []
+    svc.game_lock = lambda game_id: asked.append(game_id) or lock  # type: ignore[method-assign]
+    tasks = []
+    async with (
+        lock
+    ):  # both moves read the game and queue for its lock, in this order, before either is stored
+        for seat, text in ((first, str(move)), (second, str(answer))):
+            play = svc_moves.play(svc, PLAYERS[seat].id, text, channel=CHANNEL, confirmed=True)
+            tasks.append(asyncio.create_task(play))
+            while len(asked) < len(tasks):
+                await asyncio.sleep(0.001)
+        assert (await svc.storage.games.open_game(CHANNEL)).version == row.version  # type: ignore[union-attr]
+    await asyncio.gather(*tasks)
     assert [(m.seat, m.text) for m in await svc.storage.moves.moves(row.id)][-2:] == [
         (first, str(move)), (second, str(answer))
     ]  # fmt: skip
