@@ -171,9 +171,8 @@ async def test_a_move_sent_while_the_move_before_it_is_stored_is_accepted_after_
     lock, asked = svc.game_lock(row.id), []
     svc.game_lock = lambda game_id: asked.append(game_id) or lock  # type: ignore[method-assign]
     tasks = []
-    async with (
-        lock
-    ):  # both moves read the game and queue for its lock, in this order, before either is stored
+    # both moves read the game and queue for its lock, in this order, before either is stored
+    async with lock:
         for seat, text in ((first, str(move)), (second, str(answer))):
             play = svc_moves.play(svc, PLAYERS[seat].id, text, channel=CHANNEL, confirmed=True)
             tasks.append(asyncio.create_task(play))
