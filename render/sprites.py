@@ -264,12 +264,18 @@ def _parts(sprite: Image.Image) -> tuple[Part, ...]:
     return parts
 
 
+CLEAR = [255] * 255 + [0]
+"""A lookup table for `Image.point`: 255 for an alpha below 255 (not wholly opaque), 0 for 255."""
+
+
 def _cut(sprite: Image.Image) -> tuple[Part, ...]:
     w, h = sprite.size
     if sprite.mode != "RGBA" or w * h < 4096:
         return ((sprite, (0, 0), True),)
     alpha = sprite.getchannel("A")
-    opaque = [alpha.crop((0, y, w, y + 1)).getextrema()[0] == 255 for y in range(h)]
+    # The rows with a pixel not wholly opaque: those of the alpha mapped to 255 where below 255, else 0,
+    # projected on the y axis (in C: a crop per row cost a first post tens of milliseconds).
+    opaque = [not any_clear for any_clear in alpha.point(CLEAR).getprojection()[1]]
     if True not in opaque:
         return ((sprite, (0, 0), True),)
     top, bottom = opaque.index(True), h - opaque[::-1].index(True)

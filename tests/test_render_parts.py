@@ -139,6 +139,21 @@ def test_a_sprite_blitted_in_bands_is_the_sprite_pasted_with_its_alpha() -> None
     assert len(sprites._parts(holed)) == 1
 
 
+def test_a_sprite_is_cut_where_its_rows_stop_being_wholly_opaque() -> None:
+    sprite = Image.new("RGBA", (80, 70), (90, 90, 90, 255))
+    for y in range(10):  # rows 0-9 not wholly opaque: one pixel short of it is enough
+        sprite.putpixel((40, y), (1, 2, 3, 254))
+    for y in range(60, 70):  # nor rows 60-69
+        sprite.putpixel((3, y), (1, 2, 3, 0 if y % 2 else 200))
+    parts = sprites._cut(sprite)
+    assert [(offset, part.size, blend) for part, offset, blend in parts] == [
+        ((0, 0), (80, 10), True), ((0, 10), (80, 50), False), ((0, 60), (80, 10), True)
+    ]  # fmt: skip
+    assert [part.tobytes() for part, _, _ in parts] == [
+        sprite.crop((0, a, 80, b)).tobytes() for a, b in ((0, 10), (10, 60), (60, 70))
+    ]
+
+
 def test_a_sprite_blitted_over_a_plain_colour_is_the_sprite_blended_there() -> None:
     tile = Image.new("RGBA", (120, 90), (0, 0, 0, 0))
     sprites.rounded(tile, (0, 0, 120, 90), 14, (250, 240, 220), (40, 40, 40), 3)
