@@ -11,10 +11,19 @@ tree every half second:
 - ``idle``: started, workers warm, nothing to do (the figure: the last sample);
 - ``game``: one whole game of three players, move after move (the figure: the highest sample);
 - ``after``: that game over, a few seconds idle (the last sample);
+- ``settle``: until the `aside` lane's worker, which draws the game's replay, has stopped;
 - ``soak``: G games, moves paced at R a second for S seconds (the default: 500 games, 20 moves a
   second, 10 minutes, as issue 31 asks; ``--quick``: 50 games, 2 minutes). The figures: the mean
   over the soak's second tenth (its second minute at the default length) and over its last tenth,
   and the change between them (target: within 5 %).
+
+The soak's games are at every stage of their lives, as a server's running games are: before the
+soak, the k-th of G games is played on (random legal moves, stored as the bot stores moves, with
+nothing posted) to k/G of the length of the phase ``game``'s game, and a game that ends in the
+soak is replaced by a new one. So what the games hold is about the same in the soak's last minute
+as in its second, and what the figures compare is what the bot keeps. (Games all started at
+once would all grow over the soak: 500 games reach about their 24th move at 20 moves a second.)
+``--fresh`` starts them all at their first move instead.
 """
 
 from __future__ import annotations
@@ -37,9 +46,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from loadgen import Driver, Meter, StandInDiscord, Table
 
 from bot.client.sender import DiscordSender
+from bot.service import summary
 from bot.service.context import Context
 from bot.service.delivery import Deliverer
 from bot.service.workers import ProcessWorkers, workers_for
+from bot.storage.rows import MoveRow
+from engine import Event, Game
+from engine.components import YEARS
 
 SAMPLE = 0.5
 IDLE = 5.0
@@ -110,6 +123,11 @@ async def child(args: argparse.Namespace) -> None:
             moves += 1
         phase("after")
         await asyncio.sleep(IDLE)
+        # The game's replay is drawn in the `aside` lane's worker, stopped when idle: the soak begins
+        # once it is gone (else its memory would count in the soak's first minutes and not its last).
+        phase("settle")
+        while isinstance(workers, ProcessWorkers) and len(workers.pids()) > workers.processes:
+            await asyncio.sleep(SAMPLE)
         driver.tables.clear()
         gate = asyncio.Semaphore(16)
 
@@ -118,6 +136,9 @@ async def child(args: argparse.Namespace) -> None:
                 await driver.open_table(3, 100 + k)
 
         await asyncio.gather(*(open_one(k) for k in range(args.games)))
+        if not args.fresh:
+            for k, table in enumerate(driver.tables):
+                await played_on(svc, table, moves * k // args.games, rnd)
         phase("soak")
         try:
             await driver.paced(args.rate, args.seconds)
@@ -126,6 +147,35 @@ async def child(args: argparse.Namespace) -> None:
             delivering.cancel()
             await svc.close()
             workers.close()
+
+
+async def played_on(svc: Context, table: Table, count: int, rnd: random.Random) -> None:
+    """``table``'s game played on by up to ``count`` random legal moves (not into its last year, so that
+    it does not end), stored in one commit as the bot stores moves (`bot.service.commit`), with
+    nothing posted."""
+    row = await svc.storage.games.game(table.game_id)
+    assert row is not None and row.snapshot is not None and row.record is not None
+    game = Game.restore(row.snapshot, row.record)
+    made: list[tuple[int, str, list[Event]]] = []
+    while len(made) < count and game.state.year < YEARS:
+        seat = game.pending_seats()[0]
+        move = rnd.choice(game.legal_moves(seat))
+        made.append((seat, str(move), game.play(seat, move)))
+    if not made:
+        return
+    rows = []
+    for number, (seat, text, events) in enumerate(made, start=row.version + 1):
+        public = summary.public(events)
+        line, reveals = summary.summary_line(events), any(e.reveals for e in events)
+        kept = [(e.kind, e.text) for e in public], [(e.message, e.values) for e in public]
+        rows.append(MoveRow(number, seat, text, line, reveals=reveals, events=kept[0], messages=kept[1]))
+    stored = await svc.storage.moves.commit_moves(
+        row.id, based_on=row.version, moves=rows, record=game.record().model_dump(mode="json"),
+        snapshot=game.snapshot(), status="active", highlight=[], secrets=[], now=svc.now(),
+    )  # fmt: skip
+    assert stored is not None
+    by_seat = {s.seat: s.user_id for s in await svc.storage.games.seats(row.id)}
+    table.pending = tuple(by_seat[s] for s in game.pending_seats())
 
 
 class Soak(Driver):
@@ -150,6 +200,7 @@ def measure(args: argparse.Namespace, workers: int) -> dict[str, Any]:
     """Run a child with ``workers`` and sample its tree; the figures of its phases."""
     cmd = [sys.executable, __file__, "--child", "--workers", str(workers), "--seconds", str(args.seconds),
            "--rate", str(args.rate), "--games", str(args.games), "--memory", str(args.memory)]  # fmt: skip
+    cmd += ["--fresh"] if args.fresh else []
     proc = subprocess.Popen(
         cmd, stdout=subprocess.PIPE, text=True, env=os.environ | {"PYTHONUNBUFFERED": "1"}
     )
@@ -206,6 +257,7 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=20.0, help="moves a second in the soak")
     parser.add_argument("--games", type=int, default=None, help="games in the soak (default 500)")
     parser.add_argument("--workers", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--fresh", action="store_true", help="the soak's games all start at their first move")
     parser.add_argument("--memory", type=int, default=400, help="CITTA_WORKER_MEMORY (MiB; 0: none)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -215,7 +267,9 @@ def main() -> None:
         args.workers = args.workers[0]
         asyncio.run(child(args))
         return
-    print(f"soak: {args.games} games, {args.rate:g} moves/s, {args.seconds:g} s; budget {args.memory} MiB")
+    start = "all at their first move" if args.fresh else "at every stage of their lives"
+    print(f"soak: {args.games} games ({start}), {args.rate:g} moves/s, {args.seconds:g} s", end="")
+    print(f"; budget {args.memory} MiB")
     print("MiB, RSS / PSS of the tree")
     print(
         "workers | procs | idle        | game (max)      | after game  | soak 2nd tenth | soak last tenth "
