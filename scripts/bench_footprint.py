@@ -19,8 +19,9 @@ tree every half second:
 
 The soak's games are at every stage of their lives, as a server's running games are: before the
 soak, the k-th of G games is played on (random legal moves, stored as the bot stores moves, with
-nothing posted) to k/G of the length of the phase ``game``'s game, and a game that ends in the
-soak is replaced by a new one. So what the games hold is about the same in the soak's last minute
+nothing posted) to k/G of its length, and a game that ends in the soak is replaced by a new one
+(its replay drawn in the `aside` lane, as the bot does: from the soak's first seconds on, a game
+ends every few seconds). So what the games hold is about the same in the soak's last minute
 as in its second, and what the figures compare is what the bot keeps. (Games all started at
 once would all grow over the soak: 500 games reach about their 24th move at 20 moves a second.)
 ``--fresh`` starts them all at their first move instead.
@@ -30,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import os
 import random
 import subprocess
@@ -51,8 +53,7 @@ from bot.service.context import Context
 from bot.service.delivery import Deliverer
 from bot.service.workers import ProcessWorkers, workers_for
 from bot.storage.rows import MoveRow
-from engine import Event, Game
-from engine.components import YEARS
+from engine import Game
 
 SAMPLE = 0.5
 IDLE = 5.0
@@ -113,6 +114,7 @@ async def child(args: argparse.Namespace) -> None:
         svc.storage.on_enqueue = deliverer.wake
         delivering = asyncio.create_task(deliverer.run())
         driver = Soak(svc, deliverer, Meter(), workers, rnd)  # type: ignore[arg-type]
+        driver.waits = collections.deque(maxlen=1)  # type: ignore[assignment]  # not read here: not kept
         phase("idle")
         await asyncio.sleep(IDLE)
         phase("game")
@@ -138,7 +140,7 @@ async def child(args: argparse.Namespace) -> None:
         await asyncio.gather(*(open_one(k) for k in range(args.games)))
         if not args.fresh:
             for k, table in enumerate(driver.tables):
-                await played_on(svc, table, moves * k // args.games, rnd)
+                await played_on(svc, table, k / args.games, rnd)
         phase("soak")
         try:
             await driver.paced(args.rate, args.seconds)
@@ -149,18 +151,23 @@ async def child(args: argparse.Namespace) -> None:
             workers.close()
 
 
-async def played_on(svc: Context, table: Table, count: int, rnd: random.Random) -> None:
-    """``table``'s game played on by up to ``count`` random legal moves (not into its last year, so that
-    it does not end), stored in one commit as the bot stores moves (`bot.service.commit`), with
+async def played_on(svc: Context, table: Table, share: float, rnd: random.Random) -> None:
+    """``table``'s game played on to ``share`` of its length (random legal moves; at most to the move
+    before its last), stored in one commit as the bot stores moves (`bot.service.commit`), with
     nothing posted."""
     row = await svc.storage.games.game(table.game_id)
     assert row is not None and row.snapshot is not None and row.record is not None
+    whole = Game.restore(row.snapshot, row.record)
+    moves = []
+    while not whole.is_over:  # its length, in the random moves it will be played on with
+        seat = whole.pending_seats()[0]
+        moves.append((seat, rnd.choice(whole.legal_moves(seat))))
+        whole.play(*moves[-1])
     game = Game.restore(row.snapshot, row.record)
-    made: list[tuple[int, str, list[Event]]] = []
-    while len(made) < count and game.state.year < YEARS:
-        seat = game.pending_seats()[0]
-        move = rnd.choice(game.legal_moves(seat))
-        made.append((seat, str(move), game.play(seat, move)))
+    made = [
+        (seat, str(move), game.play(seat, move))
+        for seat, move in moves[: min(len(moves) - 1, int(share * len(moves)))]
+    ]
     if not made:
         return
     rows = []

@@ -65,6 +65,10 @@ MAX_BACKOFF = 300
 BLOCKED_RETRY = 60
 NONCE_LIMIT = 25
 """Discord's limit on a nonce's length."""
+OUTCOMES_KEPT = 2_000
+"""What became of the last posts, kept for `Deliverer.wait` (asked as soon as a post is stored: at
+50 posts a second, 2,000 cover 40 s); past it the older half is dropped. (10,000 grew the bot's
+memory for the first ten thousand posts after a start.)"""
 Went = Literal["wait", "next", "last"]
 """What a delivered post leaves its lane: ``wait`` (it must wait: a retry, a permission, a paused
 game), ``next`` (go on with the channel's next post), ``last`` (sent, and no other post of its
@@ -220,8 +224,8 @@ class Deliverer:
 
     async def _settle(self, outbox_id: int, delivery: Delivery) -> None:
         self._outcomes[outbox_id] = delivery
-        if len(self._outcomes) > 10_000:  # old answers nobody waits for any more
-            for key in list(self._outcomes)[:5_000]:
+        if len(self._outcomes) > OUTCOMES_KEPT:  # old answers nobody waits for any more
+            for key in list(self._outcomes)[: OUTCOMES_KEPT // 2]:
                 del self._outcomes[key]
         for future in self._waiting.pop(outbox_id, []):
             if not future.done():
