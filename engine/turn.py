@@ -264,7 +264,8 @@ ROWS = _Rows()
 def _sites(t: Table, cities: list[City], market: bool, lake: bool, of: dict[int, list[int]]) -> list[int]:
     """The building sites (board indexes, in board order) of the cities that may build a market
     (``market``: none yet and a citizen in the supply) or another kind (a spare citizen), by a
-    lake if ``lake``; ``of``: each city's sites (`site_idx`, sorted) by its id, as found so far.
+    lake if ``lake``; ``of``: each city's sites (`site_idx`, sorted) by its id, as found so far
+    (`Table.sites`, kept up to date from one turn to the next: `engine.turn_play.carry`).
     (Two cities' sites never overlap: a hex next to both is no site.)"""
     if market:
         ok = [c for c in cities if not has_market(c)] if t.state.supply_citizens > 0 else []
@@ -311,7 +312,7 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
     cities = t.cities_of(seat)
     used, stack, size = t.stacks_used, TOKEN_STACK, STACK_SIZE
     pickers: dict[tuple[bool, bool], Callable[[tuple[Action, ...]], Sequence[Action]]] = {}
-    sites: dict[int, list[int]] = {}
+    sites = t.sites
 
     def buildable(kind: str, line: tuple[Action, ...]) -> Sequence[Action]:
         """The moves of ``line`` (a row of `placed`, by board index) on the sites of ``kind``."""

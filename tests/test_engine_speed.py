@@ -32,7 +32,7 @@ from engine.components import (
 )
 from engine.decisions import IN_ORDER, canonical, options, problem
 from engine.events import Events
-from engine.placement import Table
+from engine.placement import Table, site_idx
 from engine.relocation import Near, cities_needing_preference, first_choices
 from engine.state import Building, Decision, GameState, new_building, turn_decision
 from engine.words import ENGLISH, PHRASE, Words, _value, told
@@ -271,22 +271,32 @@ def test_a_turns_lookups_carried_to_the_next_turn_are_the_fresh_ones(monkeypatch
     """The lookups a turn leaves (`engine.decisions.Played`, kept up to date by
     `engine.turn_play.carry`) are, wherever the next turn is searched with them, what a new
     `Table` makes of that position (the same city objects on the same hexes, the same stacks,
-    the same hexes too near for a castle and castle sites);
+    the same hexes too near for a castle and castle sites, the same building sites of each
+    city kept and the same cities of each seat kept);
     and random games, 2-5 players, both setups, play out to the same legal moves, events and
     states as when every turn is searched with new lookups and a building finds its city
     without them."""
-    seen = {"carried": 0}
+    seen = {"carried": 0, "sites": 0, "mine": 0}
     made = decisions._lookups
 
     def checked(state: GameState, d: Decision, ev: Events) -> Table:
         t = made(state, d, ev)
         if isinstance(ev, decisions.Played) and t is ev.table:
             fresh, kept = Table(state), t.__dict__
-            made_now = [k for k in ("occ", "stacks_used", "blocked", "castle_idx") if k in kept]
+            lookups = ("occ", "stacks_used", "blocked", "castle_idx", "sites", "mine")
+            made_now = [k for k in lookups if k in kept]
             assert made_now
             for k in made_now:
                 if k == "occ":
                     assert {i: id(c) for i, c in kept[k].items()} == {i: id(c) for i, c in fresh.occ.items()}
+                elif k == "sites":
+                    by_id = {c.id: c for c in state.cities}
+                    assert kept[k] == {i: sorted(site_idx(fresh, by_id[i])) for i in kept[k]}
+                    seen["sites"] += len(kept[k])
+                elif k == "mine":
+                    ids = {seat: [id(c) for c in fresh.cities_of(seat)] for seat in kept[k]}
+                    assert {seat: [id(c) for c in cities] for seat, cities in kept[k].items()} == ids
+                    seen["mine"] += len(kept[k])
                 else:
                     assert kept[k] == getattr(fresh, k), k
             seen["carried"] += 1
@@ -312,7 +322,7 @@ def test_a_turns_lookups_carried_to_the_next_turn_are_the_fresh_ones(monkeypatch
     monkeypatch.setattr(decisions.Played, "carry", lambda self, t: None)
     monkeypatch.setattr(turn_play, "_joined", lambda t, seat, label: None)  # `city_at_neighbour`
     assert {players: every_step(players) for players in (2, 3, 4, 5)} == carried
-    assert seen["carried"] > 1000
+    assert seen["carried"] > 1000 and seen["sites"] > 1000 and seen["mine"] > 1000, seen
 
 
 def test_a_kept_search_of_any_decision_lists_what_a_fresh_search_lists(
