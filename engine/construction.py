@@ -8,7 +8,7 @@ from .cities import area_map, castle_citizens, hex_food
 from .components import START_CITIZENS, city_name
 from .events import Events
 from .placement import Table, building_problem, site_city
-from .state import City, GameState, new_building
+from .state import City, GameState, new_building, new_city
 from .words import N_, Phrase
 
 
@@ -22,14 +22,7 @@ def add_building(state: GameState, city: City, kind: str, label: str) -> None:
 
 def add_castle(state: GameState, seat: int, label: str, citizens: int) -> City:
     """A new city with ``citizens`` on its castle (taken by the caller from wherever)."""
-    city = City(
-        id=state.next_city_id,
-        name=city_name(state.next_city_id),
-        owner=seat,
-        castle=label,
-        population=citizens,
-        founded_year=state.year,
-    )
+    city = new_city(state.next_city_id, city_name(state.next_city_id), seat, label, citizens, state.year)
     state.next_city_id += 1
     state.cities.append(city)
     return city

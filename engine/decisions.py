@@ -9,17 +9,18 @@ which moves answer it (`answers`), why a move is refused (`problem`), the allowe
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
-from .actions import Action
+from .actions import Action, placed
 from .board import BOARD
 from .cities import city_at, hex_food, room
 from .construction import found_source, place_starting_castle
-from .demolition import demolish, demolish_problem, excess_buildings, iter_demolish_options, least_harmful
+from .demolition import _demolitions, demolish, demolish_problem, excess_buildings, least_harmful
 from .events import Event, Events
-from .feeding import least_harmful_starve, starve, starve_options, starve_problem
-from .placement import PHRASE_AND, Lookahead, Table, castle_problem, castle_sites
+from .feeding import _ways, least_harmful_starve, starve, starve_key, starve_problem
+from .placement import PHRASE_AND, Lookahead, Table, castle_problem, castle_site_idx
 from .relocation import relocate_city, winners_against
-from .state import City, Decision, GameState
+from .state import City, Decision, GameState, new_decision
 from .turn import PHRASE_OR, TURN_VERBS, legal_turn_moves, turn_problem
 from .turn_play import apply_turn
 from .words import ENGLISH, N_, PHRASE, Phrase, Words, chain, told
@@ -141,26 +142,48 @@ IN_ORDER = frozenset({"turn", "castle", "starve"})
 
 def iter_options(t: Table, d: Decision) -> Iterator[list[Action]]:
     """Every move that answers ``d``, found lazily in batches (a turn's a batch per kind of
-    move, a demolition's one by one, the others' all at once); in canonical order for the
-    kinds of `IN_ORDER`."""
+    move, the others' all at once); in canonical order for the kinds of `IN_ORDER`."""
     state = t.state
     if d.kind == "turn":
         yield from legal_turn_moves(t, d.seat)
     elif d.kind == "castle":
-        yield [Action("castle", hex=h) for h in castle_sites(t)]
+        row = placed("castle")
+        yield [row[i] for i in castle_site_idx(t)]
     elif d.kind == "first":
         yield [Action("first", hex=h) for h in d.cities]
     elif d.kind == "prefer":
         city = decision_city(state, d)
         yield [Action("prefer", hex=city.castle, service=s) for s in d.services]
     elif d.kind == "demolish":
-        yield from ([Action("demolish", hexes=hs)] for hs in iter_demolish_options(decision_city(state, d)))
+        city = decision_city(state, d)
+        k = excess_buildings(city)
+        if k:
+            yield list(_demolish_answers(city.castle, tuple([b.hex for b in city.buildings]), k))
     else:
-        new = tuple.__new__  # Action("starve", hexes=hs), made as the tuple it is
-        yield [
-            new(Action, ("starve", None, None, None, None, hs, (), None))
-            for hs in starve_options(state, d.seat, d.count)
-        ]
+        yield list(_starve_answers(starve_key(state, d.seat), d.count))
+
+
+@lru_cache(maxsize=256)
+def _starve_answers(cities: tuple[tuple[str, int], ...], count: int) -> tuple[Action, ...]:
+    """``Action("starve", hexes=hs)`` for each way of `engine.feeding.starve_options` (``cities``:
+    `starve_key`).
+
+    **Decision**: a starvation's answers depend only on what its ways depend on, so they are
+    kept as moves for the last 256 positions asked, as the ways are (`engine.feeding._ways`):
+    a random game's largest starvation has about a hundred answers, made again on every ask
+    (tests/test_engine_speed.py compares with the ways made moves)."""
+    new = tuple.__new__  # Action("starve", hexes=hs), made as the tuple it is
+    return tuple(
+        [new(Action, ("starve", None, None, None, None, hs, (), None)) for hs in _ways(cities, count)]
+    )
+
+
+@lru_cache(maxsize=256)
+def _demolish_answers(castle: str, hexes: tuple[str, ...], k: int) -> tuple[Action, ...]:
+    """``Action("demolish", hexes=hs)`` for each way of `engine.demolition.demolish_options` of
+    the city of ``castle`` and buildings ``hexes`` that must demolish ``k`` (kept as its ways
+    are: `engine.demolition._demolitions`)."""
+    return tuple([Action("demolish", hexes=hs) for hs in _demolitions(castle, hexes, k)])
 
 
 def options(t: Table, d: Decision) -> list[Action]:
@@ -264,7 +287,7 @@ def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bo
             if excess_buildings(city):
                 open_decision(
                     state,
-                    Decision(seat=d.seat, kind="demolish", city=city.castle, count=excess_buildings(city)),
+                    new_decision(d.seat, "demolish", city=city.castle, count=excess_buildings(city)),
                     ev,
                 )
 

@@ -31,11 +31,17 @@ def starve_options(state: GameState, seat: int, count: int) -> list[tuple[str, .
     and a starvation's are asked twice (when it is opened, then by `legal_moves` when another
     seat starves too), so they are kept for the last 256 positions asked (`_ways`; random
     games' largest has about a hundred ways)."""
+    return list(_ways(starve_key(state, seat), count))
+
+
+def starve_key(state: GameState, seat: int) -> tuple[tuple[str, int], ...]:
+    """What the ways to starve depend on: the castle and the population of each city of
+    ``seat``, in the board order of the castles (`_ways`)."""
     index = BOARD.index
     cities = [c for c in state.cities if c.owner == seat]
     if len(cities) > 1:
         cities.sort(key=lambda c: index[c.castle])
-    return list(_ways(tuple([(c.castle, c.population) for c in cities]), count))
+    return tuple([(c.castle, c.population) for c in cities])
 
 
 @lru_cache(maxsize=256)

@@ -11,7 +11,7 @@ from .feeding import shortage
 from .politics_row import end_of_year as discard_politics
 from .relocation import Near, cities_needing_preference, first_choices, relocate, tally
 from .scoring import final_scores
-from .state import Decision, GameState, no_peek, turn_decision
+from .state import GameState, new_decision, no_peek, turn_decision
 from .words import N_
 
 VOICE_CARDS = 4
@@ -27,7 +27,7 @@ def _step(state: GameState, ev: Events) -> None:
     phase = state.phase
     if phase == "setup":
         if state.placement:
-            open_decision(state, Decision(seat=state.placement[0], kind="castle"), ev)
+            open_decision(state, new_decision(state.placement[0], "castle"), ev)
         else:
             start_year(state, 1, ev)
     elif phase == "politics":
@@ -140,13 +140,11 @@ def _relocation_step(state: GameState, ev: Events) -> None:
     needed = cities_needing_preference(state, seat, known)
     if needed:
         for city in needed:
-            state.pending.append(
-                Decision(seat=seat, kind="prefer", city=city.castle, services=list(state.voice_result))
-            )
+            state.pending.append(new_decision(seat, "prefer", city=city.castle, services=state.voice_result))
         return
     choices = first_choices(state, seat, known)
     if choices:
-        state.pending.append(Decision(seat=seat, kind="first", cities=[c.castle for c in choices]))
+        state.pending.append(new_decision(seat, "first", cities=[c.castle for c in choices]))
         return
     relocate(state, seat, ev, known)
     state.relocation_queue.pop(0)
@@ -158,7 +156,7 @@ def _open_demolitions(state: GameState, seats: list[int], ev: Events) -> None:
             if excess_buildings(city):
                 open_decision(
                     state,
-                    Decision(seat=seat, kind="demolish", city=city.castle, count=excess_buildings(city)),
+                    new_decision(seat, "demolish", city=city.castle, count=excess_buildings(city)),
                     ev,
                 )
 
@@ -173,7 +171,7 @@ def _enter_feeding(state: GameState, ev: Events) -> None:
     for seat in state.seats_from_start():
         short = shortage(state, seat)
         if short:
-            open_decision(state, Decision(seat=seat, kind="starve", count=short), ev)
+            open_decision(state, new_decision(seat, "starve", count=short), ev)
 
 
 PLAYER_RESET = ("action_cards", "notables", "founded_this_year", "peek")

@@ -17,7 +17,20 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
-from engine import Action, Event, Game, decisions, demolition, events, feeding, flow, relocation, turn_play
+from engine import (
+    Action,
+    Event,
+    Game,
+    construction,
+    decisions,
+    demolition,
+    events,
+    feeding,
+    flow,
+    relocation,
+    state,
+    turn_play,
+)
 from engine.board import BOARD
 from engine.cities import city_at, hexes_of, occupancy, opposing_neighbours, reach, room
 from engine.components import (
@@ -32,9 +45,9 @@ from engine.components import (
 )
 from engine.decisions import IN_ORDER, canonical, options, problem
 from engine.events import Events
-from engine.placement import Table, site_idx
+from engine.placement import Table, castle_sites, site_idx
 from engine.relocation import Near, cities_needing_preference, first_choices
-from engine.state import Building, Decision, GameState, new_building, turn_decision
+from engine.state import Building, City, Decision, GameState, new_building, turn_decision
 from engine.words import ENGLISH, PHRASE, Words, _value, told
 
 
@@ -161,6 +174,32 @@ def test_the_answers_found_in_canonical_order_need_no_sorting() -> None:
     assert asked.keys() == IN_ORDER and min(asked.values()) > 5
 
 
+def test_the_answers_picked_from_rows_or_kept_are_the_answers_made_afresh() -> None:
+    """A castle's answers are picked from a row of `engine.actions.placed`, a starvation's and a
+    demolition's kept as moves (`engine.decisions._starve_answers`, `_demolish_answers`): at
+    every position of random games, every pending decision's answers are the moves made afresh
+    from the sites or ways."""
+    asked: Counter[str] = Counter()
+    for g, _seat in random_games(6):
+        t = Table(g.state)
+        for d in g.pending_decisions():
+            answers = options(t, d)
+            if d.kind == "castle":
+                fresh = [Action("castle", hex=h) for h in castle_sites(Table(g.state))]
+            elif d.kind == "starve":
+                fresh = [Action("starve", hexes=hs) for hs in every_way_to_starve(g, d.seat, d.count)]
+            elif d.kind == "demolish":
+                city = decisions.decision_city(g.state, d)
+                hexes = tuple(b.hex for b in city.buildings)
+                ways = every_way_to_demolish(city.castle, hexes, demolition.excess_buildings(city))
+                fresh = [Action("demolish", hexes=hs) for hs in ways]
+            else:
+                continue
+            assert answers == fresh and all(type(a) is Action for a in answers)
+            asked[d.kind] += 1
+    assert min(asked[k] for k in ("castle", "starve", "demolish")) > 20, asked
+
+
 def test_the_opposing_neighbours_are_the_cities_within_reach() -> None:
     checked = 0
     for g, _seat in random_games(2):
@@ -194,6 +233,19 @@ def test_buildings_and_turns_made_without_validation_are_those_validation_makes(
     pairs: list[tuple[BaseModel, BaseModel]] = [
         (new_building("I9", "farm"), Building(hex="I9", kind="farm")),
         (turn_decision(2), Decision(seat=2, kind="turn")),
+        (state.new_decision(2, "castle"), Decision(seat=2, kind="castle")),
+        (
+            state.new_decision(0, "first", cities=["I9", "K5"]),
+            Decision(seat=0, kind="first", cities=["I9", "K5"]),
+        ),
+        (
+            state.new_decision(1, "prefer", city="I9", services=["culture", "health"]),
+            Decision(seat=1, kind="prefer", city="I9", services=["culture", "health"]),
+        ),
+        (
+            state.new_city(3, "Siena", 1, "I9", 2, 4),
+            City(id=3, name="Siena", owner=1, castle="I9", population=2, founded_year=4),
+        ),
     ]
     for made, validated in pairs:
         assert made == validated and made.model_fields_set == validated.model_fields_set
@@ -205,6 +257,43 @@ def test_buildings_and_turns_made_without_validation_are_those_validation_makes(
     one, other = turn_decision(1), turn_decision(1)
     one.cities.append("I9")
     assert other.cities == []
+
+
+def test_the_engines_decisions_and_cities_are_those_pydantic_validates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`engine.state.new_decision` and `new_city` make, in random games (2-5 players, both
+    setups), what validation makes of the same fields: every kind of decision, every city."""
+    seen: Counter[str] = Counter()
+    decide, found = state.new_decision, state.new_city
+
+    def decision(seat: int, kind: Any, **given: Any) -> Decision:
+        made, validated = decide(seat, kind, **given), Decision(seat=seat, kind=kind, **given)
+        assert made == validated and made.model_fields_set == validated.model_fields_set
+        assert list(made.__dict__.items()) == list(validated.__dict__.items())
+        assert all(made.__dict__[k] is not v for k, v in given.items() if isinstance(v, list))
+        seen[kind] += 1
+        return made
+
+    def city(*fields: Any) -> City:
+        made = found(*fields)
+        validated = City(
+            **dict(zip(("id", "name", "owner", "castle", "population", "founded_year"), fields, strict=True))
+        )
+        assert made == validated and made.model_fields_set == validated.model_fields_set
+        assert list(made.__dict__.items()) == list(validated.__dict__.items())
+        seen["city"] += 1
+        return made
+
+    for module in (flow, decisions):
+        monkeypatch.setattr(module, "new_decision", decision)
+    monkeypatch.setattr(construction, "new_city", city)
+    for players in (2, 3, 4, 5):
+        for _ in played_games(8, players):
+            pass
+    assert min(seen[k] for k in ("castle", "first", "prefer", "demolish", "starve", "city")) > 0, seen
+    with pytest.raises(TypeError):
+        state.new_decision(1, "starve", hexes=["I9"])
 
 
 def test_a_relocation_turn_with_the_neighbours_found_once_does_what_a_fresh_look_does(
@@ -483,6 +572,10 @@ def test_the_ways_to_starve_kept_are_every_way_in_canonical_order() -> None:
                 expected = every_way_to_starve(g, seat, count)
                 assert feeding.starve_options(g.state, seat, count) == expected
                 assert feeding.starve_options(g.state, seat, count) == expected
+                moves = [Action("starve", hexes=hs) for hs in expected]
+                for _ in range(2):  # the answers kept as moves (`engine.decisions._starve_answers`)
+                    kept = decisions._starve_answers(feeding.starve_key(g.state, seat), count)
+                    assert list(kept) == moves and all(type(a) is Action for a in kept)
                 checked += bool(expected)
     assert checked > 1000
 
@@ -518,6 +611,9 @@ def test_the_ways_to_demolish_kept_are_every_connected_choice_sorted() -> None:
                 expected = every_way_to_demolish(city.castle, hexes, count)
                 assert list(demolition._demolitions(city.castle, hexes, count)) == expected
                 assert list(demolition._demolitions(city.castle, hexes, count)) == expected
+                moves = [Action("demolish", hexes=hs) for hs in expected]
+                for _ in range(2):  # the answers kept as moves (`engine.decisions._demolish_answers`)
+                    assert list(decisions._demolish_answers(city.castle, hexes, count)) == moves
                 checked += len(expected) > 1
             excess = demolition.excess_buildings(city)
             assert demolition.demolish_options(city) == (
