@@ -253,7 +253,10 @@ class Game:
 
     def pending_seats(self) -> list[int]:
         """Seats that must act now, ascending."""
-        return sorted({d.seat for d in self.state.pending})
+        pending = self.state.pending
+        if len(pending) == 1:  # (most often)
+            return [pending[0].seat]
+        return sorted({d.seat for d in pending})
 
     def pending_decisions(self, seat: int | None = None) -> list[Decision]:
         return [d for d in self.state.pending if seat is None or d.seat == seat]

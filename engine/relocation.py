@@ -147,7 +147,10 @@ def relocate_city(state: GameState, city: City, ev: Events, known: Near | None =
     ``known``: the neighbours found for the seat's earlier questions of this relocation turn
     (`near`); a city lost here leaves every list of it, as a fresh look would not find it."""
     state.relocated.append(city.id)
-    if not any(c is city for c in state.cities):
+    for c in state.cities:  # (a plain loop: cheaper than a generator)
+        if c is city:
+            break
+    else:
         return  # lost earlier this turn
     owner = state.players[city.owner].name
     service = service_for(state, city)

@@ -21,6 +21,7 @@ from engine import (
     Action,
     Event,
     Game,
+    cities,
     construction,
     decisions,
     demolition,
@@ -198,6 +199,32 @@ def test_the_answers_picked_from_rows_or_kept_are_the_answers_made_afresh() -> N
             assert answers == fresh and all(type(a) is Action for a in answers)
             asked[d.kind] += 1
     assert min(asked[k] for k in ("castle", "starve", "demolish")) > 20, asked
+
+
+def test_the_lookups_written_as_plain_loops_answer_as_comprehensions() -> None:
+    """`has_market`, `population_limit`, `player_citizens`, `player_food` and
+    `Game.pending_seats` are plain loops (cheaper than generators): at positions of random
+    games they answer what the comprehensions do."""
+    checked = 0
+    for g, _seat in random_games(4):
+        st = g.state
+        assert g.pending_seats() == sorted({d.seat for d in st.pending})
+        areas = st.area_map()
+        for seat in range(st.n_players):
+            mine = [c for c in st.cities if c.owner == seat]
+            assert cities.player_citizens(st, seat) == sum(c.population for c in mine)
+            for harvest in (True, False):
+                food = sum(cities.city_food(areas, c, with_harvest=harvest) for c in mine)
+                assert cities.player_food(st, seat, with_harvest=harvest) == food
+        for city in st.cities:
+            kinds = {b.kind for b in city.buildings}
+            assert cities.has_market(city) == ("market" in kinds)
+            for adding in (None, *BUILDINGS):
+                with_it = kinds | ({adding} if adding else set())
+                limit = 5 if "market" not in with_it else 8 if not with_it & {"fountain", "bath"} else 10_000
+                assert cities.population_limit(city, adding=adding) == limit
+                checked += limit == 10_000
+    assert checked > 100
 
 
 def test_the_opposing_neighbours_are_the_cities_within_reach() -> None:
