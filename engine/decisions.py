@@ -16,7 +16,7 @@ from .board import BOARD
 from .cities import city_at, hex_food, room
 from .construction import found_source, place_starting_castle
 from .demolition import _demolitions, demolish, demolish_problem, excess_buildings, least_harmful
-from .events import Event, Events
+from .events import Event, Events, Later
 from .feeding import _ways, least_harmful_starve, starve, starve_key, starve_problem
 from .placement import PHRASE_AND, Lookahead, Table, castle_problem, castle_site_idx
 from .relocation import relocate_city, winners_against
@@ -65,6 +65,7 @@ AUTO_TURN: dict[str, str] = {
 }
 """The first event of a turn the engine played because no other move was possible, saying so.
 Only taking gold or passing can be the only move (either is possible whenever a turn is)."""
+TOLD = ("message", "text")
 
 
 def asked(state: GameState, seat: int) -> list[Phrase]:
@@ -293,11 +294,15 @@ def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bo
 
 
 def _say_only_move(e: Event) -> None:
-    """The first event of a turn says that it was the only possible move."""
+    """The first event of a turn says that it was the only possible move: its message changed,
+    its English text told from it when first read (`engine.events.Later`, as `Events.add`
+    leaves it), written as pydantic's assignment writes them, without it."""
     message = AUTO_TURN.get(e.message)
     if message is not None:
-        e.message = message
-        e.text = told(ENGLISH, message, e.values)
+        d = e.__dict__
+        d["message"] = message
+        d["text"] = Later(message, d["values"])
+        e.__pydantic_fields_set__.update(TOLD)
     else:  # not expected (see AUTO_TURN): the English text says so
         e.text = f"{e.text.removesuffix('.')} (the only possible move)."
         e.message, e.values = "", {}

@@ -520,6 +520,29 @@ def test_an_events_text_told_when_first_read_is_the_text_told_at_once(
     assert later > 1000
 
 
+def test_an_automatic_turns_event_told_later_is_the_one_told_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first event of a turn the engine played (`engine.decisions._say_only_move`) says so,
+    its text told when first read: in random games it is, field for field and set for set, the
+    event with the message and the text told at once assigned."""
+    say, checked = decisions._say_only_move, Counter[str]()
+
+    def compared(e: Event) -> None:
+        plain = e.model_copy(deep=True)
+        plain.message = decisions.AUTO_TURN[plain.message]
+        plain.text = told(ENGLISH, plain.message, plain.values)
+        say(e)
+        assert type(e.__dict__["text"]) is events.Later
+        assert e == plain and e.model_fields_set == plain.model_fields_set
+        assert list(e.__dict__.items()) == list(plain.__dict__.items())
+        checked[e.kind] += 1
+
+    monkeypatch.setattr(decisions, "_say_only_move", compared)
+    for players in (2, 5):
+        for _ in played_games(3, players):
+            pass
+    assert checked["gold"] > 5 and checked["pass"] > 50, checked
+
+
 def nothing_untold(found: Any) -> bool:
     """Whether no text not told yet (`engine.events.Later`) is in ``found``."""
     if isinstance(found, events.Later):
