@@ -264,14 +264,14 @@ class Game:
     def legal_moves(self, seat: int) -> list[Action]:
         """Every move ``seat`` may make now, sorted; empty when it is not asked anything."""
         if seat not in self._legal:
-            t = self._lookups()
             mine = self.pending_decisions(seat)
             kept = self._kept(mine[0]) if len(mine) == 1 else None
             if kept is not None:  # the search `play` began (`_keep`)
                 moves = kept if mine[0].kind in IN_ORDER else sorted(kept, key=Action.sort_key)
             elif len(mine) == 1 and mine[0].kind in IN_ORDER:
-                moves = options(t, mine[0])  # generated in canonical order
+                moves = options(self._lookups(), mine[0])  # generated in canonical order
             else:
+                t = self._lookups()
                 moves = sorted((a for d in mine for a in options(t, d)), key=Action.sort_key)
             self._legal[seat] = moves
         return list(self._legal[seat])
@@ -333,6 +333,9 @@ class Game:
             raise IllegalMove(N_("There is no seat {seat} in this game."), seat=seat)
         listed = self._legal.get(seat)
         if listed and type(move) is Action and move in listed:
+            pending = self.state.pending
+            if len(pending) == 1:  # (most often: the seat's one decision)
+                return move, pending[0]
             mine = self.pending_decisions(seat)
             if len(mine) == 1:  # a listed move is canonical and answers the one decision
                 return move, mine[0]
