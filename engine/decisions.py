@@ -20,7 +20,7 @@ from .events import Event, Events, Later
 from .feeding import _ways, least_harmful_starve, starve, starve_key, starve_problem
 from .placement import PHRASE_AND, Lookahead, Table, castle_problem, castle_site_idx
 from .relocation import relocate_city, winners_against
-from .state import City, Decision, GameState, new_decision
+from .state import City, Decision, GameState, new_decision, put
 from .turn import PHRASE_OR, TURN_VERBS, legal_turn_moves, turn_problem
 from .turn_play import apply_turn
 from .words import ENGLISH, N_, PHRASE, Phrase, Words, chain, told
@@ -252,7 +252,7 @@ def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bo
         apply_turn(state, d.seat, a, ev, t)
         if auto:
             _say_only_move(ev[first])
-        state.turn_index += 1
+        put(state, "turn_index", state.turn_index + 1)
     elif d.kind == "castle":
         assert a.hex is not None
         place_starting_castle(state, d.seat, a.hex, ev)

@@ -11,7 +11,7 @@ from .cities import city_at, player_citizens, player_food
 from .components import YEARS
 from .construction import remove_city
 from .events import Events
-from .state import City, GameState
+from .state import City, GameState, put
 from .words import N_, PHRASE, Phrase
 
 HUNGER_VP = 5
@@ -107,8 +107,8 @@ def starve(state: GameState, seat: int, hexes: tuple[str, ...], ev: Events) -> N
             seen[1] += 1
     parts = []
     for city, n in taken.values():
-        city.population -= n
-        state.supply_citizens += n
+        put(city, "population", city.population - n)
+        put(state, "supply_citizens", state.supply_citizens + n)
         parts.append(PHRASE.t("{count} from {city}", count=n, city=city.name))
         if city.population == 0:
             remove_city(
@@ -121,9 +121,9 @@ def starve(state: GameState, seat: int, hexes: tuple[str, ...], ev: Events) -> N
     citizens = PHRASE.n("{count} citizen", "{count} citizens", len(hexes))
     ev.add("starve", message, {"name": p.name, "citizens": citizens, "parts": parts}, seat=seat)
     if state.year >= YEARS:
-        p.hunger_vp += HUNGER_VP
+        put(p, "hunger_vp", p.hunger_vp + HUNGER_VP)
     else:
-        p.hunger = True
+        put(p, "hunger", True)
 
 
 def least_harmful_starve(state: GameState, seat: int, count: int) -> tuple[str, ...]:

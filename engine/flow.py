@@ -11,7 +11,7 @@ from .feeding import shortage
 from .politics_row import end_of_year as discard_politics
 from .relocation import Near, cities_needing_preference, first_choices, relocate, tally
 from .scoring import final_scores
-from .state import GameState, new_decision, no_peek, turn_decision
+from .state import GameState, new_decision, no_peek, put, turn_decision
 from .words import N_
 
 VOICE_CARDS = 4
@@ -105,21 +105,21 @@ def _grow(state: GameState) -> list[str]:
 
 def _politics_step(state: GameState, ev: Events) -> None:
     if state.turn_index >= state.n_players:
-        state.turn_index = 0
-        state.round += 1
+        put(state, "turn_index", 0)
+        put(state, "round", state.round + 1)
         if state.round > ROUNDS:
-            state.round = 0
+            put(state, "round", 0)
             tally(state, ev)
-            state.phase = "relocation"
-            state.relocation_queue = state.seats_from_start()
+            put(state, "phase", "relocation")
+            put(state, "relocation_queue", state.seats_from_start())
         return
     seat = state.turn_seat()
     player = state.players[seat]
     if player.hunger:
         # Rules §5: the hungry player's first turn turns an action card face down.
-        player.hunger = False
-        player.action_cards -= 1
-        state.turn_index += 1
+        put(player, "hunger", False)
+        put(player, "action_cards", player.action_cards - 1)
+        put(state, "turn_index", state.turn_index + 1)
         ev.add(
             "hunger",
             N_("{name} loses this turn to last year's hunger (an action card is turned face down)."),

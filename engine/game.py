@@ -46,7 +46,7 @@ from .events import Event, Events, first_reveal, what_became_known
 from .flow import advance
 from .placement import PHRASE_AND, Lookahead, Table
 from .setup import beginner_castles, new_state
-from .state import Decision, GameState, SetupKind
+from .state import Decision, GameState, SetupKind, put
 from .views import View, project
 from .waste import waste
 from .words import ENGLISH, N_, PHRASE, Phrase, Words, chain, told
@@ -375,7 +375,7 @@ class Game:
         """
         action, decision = self.check(seat, move)
         ev = Played()
-        self.state.pending = [d for d in self.state.pending if d is not decision]
+        put(self.state, "pending", [d for d in self.state.pending if d is not decision])
         t = self._table if decision.kind == "turn" else None  # (kept up to date by the turn)
         kept = [a for a in self._asked if a.decision.seat != seat] if decision.kind in KEPT else []
         self._changed()

@@ -17,7 +17,7 @@ from .cities import opposing_neighbours, population_limit, room, service_points
 from .components import SERVICES, Service
 from .construction import remove_city
 from .events import Events
-from .state import City, GameState
+from .state import City, GameState, put
 from .words import N_
 
 
@@ -155,13 +155,13 @@ def relocate_city(state: GameState, city: City, ev: Events, known: Near | None =
     owner = state.players[city.owner].name
     service = service_for(state, city)
     for other in winners_against(state, city, service, known):
-        other.population -= 1
+        put(other, "population", other.population - 1)
         kept = room(city) > 0
         if kept:
-            city.population += 1
+            put(city, "population", city.population + 1)
             message = N_("{service}: a citizen of {name}'s {city} moves to {owner}'s {to}.")
         else:
-            state.supply_citizens += 1
+            put(state, "supply_citizens", state.supply_citizens + 1)
             message = N_(
                 "{service}: a citizen of {name}'s {city} leaves for the supply ({owner}'s {to} is full)."
             )

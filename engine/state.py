@@ -184,6 +184,15 @@ Model = TypeVar("Model", bound=BaseModel)
 _set = object.__setattr__
 
 
+def put(model: BaseModel, name: str, value: Any) -> None:
+    """``model.name = value`` written as pydantic's assignment writes a field of these models
+    (no validation on assignment: the value in the model's dict, the field marked as set),
+    without going through it, for the fields the engine writes on most steps (the turn, the
+    gold, the action cards, populations). tests/test_engine_speed.py compares with assigning."""
+    model.__dict__[name] = value
+    model.__pydantic_fields_set__.add(name)
+
+
 def trusted(model: type[Model], fields: dict[str, Any], given: set[str]) -> Model:
     """``model(**{k: fields[k] for k in given})`` made without validation, for values the engine
     makes on most moves and knows right: ``fields`` holds every field in order (fresh defaults

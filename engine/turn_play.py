@@ -19,7 +19,7 @@ from .construction import add_building, found_city, found_source
 from .events import Events
 from .placement import WITHIN2, Table, city_at_neighbour
 from .politics_row import draw_for_pass, take_from_row
-from .state import City, GameState
+from .state import City, GameState, put
 from .turn import built_kind, card_cost
 from .words import N_, PHRASE
 
@@ -40,9 +40,9 @@ def apply_turn(state: GameState, seat: int, a: Action, ev: Events, t: Table | No
     p = state.players[seat]
     v = a.verb
     if v in ("gold", "found", "build"):
-        p.action_cards -= 1
+        put(p, "action_cards", p.action_cards - 1)
     if v == "gold":
-        p.gold += 2
+        put(p, "gold", p.gold + 2)
         ev.add("gold", N_("{name} takes 2 gold (now {gold})."), {"name": p.name, "gold": p.gold}, seat=seat)
         return
     if v == "found":
@@ -58,7 +58,7 @@ def apply_turn(state: GameState, seat: int, a: Action, ev: Events, t: Table | No
         return
     kind = built_kind(a)
     cost = card_cost(a)
-    p.gold -= cost
+    put(p, "gold", p.gold - cost)
     if kind is not None:
         _build(state, seat, kind, a, cost=cost, ev=ev, t=t)
     elif v == "golden":

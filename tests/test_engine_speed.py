@@ -32,6 +32,7 @@ from engine import (
     state,
     turn_play,
 )
+from engine import game as game_module
 from engine.board import BOARD
 from engine.cities import city_at, hexes_of, occupancy, opposing_neighbours, reach, room
 from engine.components import (
@@ -739,3 +740,32 @@ def test_a_year_end_written_without_assignment_is_as_assigned() -> None:
             assert as_assigned(fast) == as_assigned(plain)
         checked += bool(grown) + bool(mine)
     assert checked > 50
+
+
+def test_the_fields_written_without_assignment_are_as_assigned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`engine.state.put` writes a field as pydantic's assignment does: random games (2-5
+    players, both setups) play out to the same legal moves, events and states, field for field
+    and set for set, as when every `put` assigns."""
+
+    def trace() -> list[Any]:
+        out: list[Any] = []
+        for players in (2, 3, 4, 5):
+            for seed in range(3):
+                rng = random.Random(seed)
+                g = Game.new(
+                    [f"P{i}" for i in range(players)],
+                    seed=seed,
+                    setup="beginner" if seed % 2 else "experienced",
+                )
+                while not g.is_over:
+                    seat = g.pending_seats()[0]
+                    moves = g.legal_moves(seat)
+                    played = g.play(seat, rng.choice(moves))
+                    out.append((moves, [as_assigned(e) for e in played], as_assigned(g.state)))
+        return out
+
+    fast = trace()
+    for module in (game_module, decisions, flow, turn_play, feeding, construction, relocation):
+        assert module.put is state.put  # type: ignore[attr-defined]
+        monkeypatch.setattr(module, "put", setattr)
+    assert trace() == fast
