@@ -19,7 +19,7 @@ from .demolition import _demolitions, demolish, demolish_problem, excess_buildin
 from .events import Event, Events, Later
 from .feeding import _ways, least_harmful_starve, starve, starve_key, starve_problem
 from .placement import PHRASE_AND, Lookahead, Table, castle_problem, castle_site_idx
-from .relocation import relocate_city, winners_against
+from .relocation import Near, relocate_city, winners_against
 from .state import City, Decision, GameState, new_decision, put
 from .turn import PHRASE_OR, TURN_VERBS, legal_turn_moves, turn_problem
 from .turn_play import apply_turn
@@ -350,6 +350,11 @@ class Played(Events):
     asked: tuple[Lookahead, ...] = ()
     """Every starvation and demolition asked while they happened, with its answers found so far
     (`open_decision`), for `Game` to keep (`KEPT`)."""
+    near: Near | None = None
+    near_state: GameState | None = None
+    near_year = 0
+    """The opposing neighbours found in a relocation phase, of that state and year
+    (`engine.flow._near`)."""
 
     def carry(self, t: Table | None) -> None:
         """Keep ``t``, the lookups of the position now (after a turn), for the next turn."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .cities import area_map, quarry_gold, room
 from .components import ACTION_CARDS, NOTABLES_PER_PLAYER, ROUNDS, YEARS
-from .decisions import open_decision
+from .decisions import Played, open_decision
 from .demolition import excess_buildings
 from .events import Events
 from .feeding import shortage
@@ -136,7 +136,7 @@ def _relocation_step(state: GameState, ev: Events) -> None:
         _enter_demolition(state, ev)
         return
     seat = state.relocation_queue[0]
-    known: Near = {}  # (the questions below change nothing: their neighbours are found once)
+    known = _near(state, ev)  # (the questions below change nothing: their neighbours are found once)
     needed = cities_needing_preference(state, seat, known)
     if needed:
         for city in needed:
@@ -148,6 +148,19 @@ def _relocation_step(state: GameState, ev: Events) -> None:
         return
     relocate(state, seat, ev, known)
     state.relocation_queue.pop(0)
+
+
+def _near(state: GameState, ev: Events) -> Near:
+    """The opposing neighbours found so far in this relocation phase: kept by the events of the
+    move (`Played`) for the next seat's relocation turn (the buildings stay, and a city lost on
+    the way leaves them: `engine.relocation.relocate_city`), else none."""
+    if isinstance(ev, Played):
+        known = ev.near
+        if known is None or ev.near_state is not state or ev.near_year != state.year:
+            known = ev.near = Near()
+            ev.near_state, ev.near_year = state, state.year
+        return known
+    return Near()
 
 
 def _open_demolitions(state: GameState, seats: list[int], ev: Events) -> None:

@@ -229,8 +229,12 @@ def test_the_lookups_written_as_plain_loops_answer_as_comprehensions() -> None:
 
 
 def test_the_opposing_neighbours_are_the_cities_within_reach() -> None:
+    """`opposing_neighbours`, and those a relocation phase finds with bit masks and keeps
+    (`engine.relocation.near`, one `Near` for every city of the position), are the cities of
+    other seats within reach, in founding order."""
     checked = 0
     for g, _seat in random_games(2):
+        known = Near()
         for city in g.state.cities:
             near = reach(city)
             expected = [
@@ -239,6 +243,8 @@ def test_the_opposing_neighbours_are_the_cities_within_reach() -> None:
                 if c.owner != city.owner and near & {BOARD.index[h] for h in hexes_of(c)}
             ]
             assert opposing_neighbours(g.state, city) == expected
+            for _ in range(2):
+                assert [id(c) for c in relocation.near(g.state, city, known)] == [id(c) for c in expected]
             checked += bool(expected)
     assert checked > 100
 
@@ -250,7 +256,7 @@ def test_a_relocation_steps_questions_answer_alike_with_the_neighbours_found_onc
         if state.phase != "relocation" or not state.relocation_queue:
             continue
         seat = state.relocation_queue[0]
-        known: Near = {}
+        known = Near()
         assert cities_needing_preference(state, seat, known) == cities_needing_preference(state, seat)
         assert first_choices(state, seat, known) == first_choices(state, seat)
         asked += bool(known)
