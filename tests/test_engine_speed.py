@@ -228,6 +228,23 @@ def test_the_lookups_written_as_plain_loops_answer_as_comprehensions() -> None:
     assert checked > 100
 
 
+def test_a_move_is_among_the_listed_moves_as_in_finds_it() -> None:
+    """`engine.game._among` (the very object looked for first) answers as ``in``: for the
+    listed moves themselves, equal moves made again from their text, and moves not listed."""
+    checked = 0
+    for k, (g, seat) in enumerate(random_games(2)):
+        listed = g.legal_moves(seat)
+        for move in listed[:: 1 + k % 5]:
+            again = Action.parse(str(move))
+            assert again is not move
+            assert game_module._among(move, listed) and game_module._among(again, listed) == (again in listed)
+        for text in ("gold", "pass", "build farm I9", "poll 1 2", "master palace K5"):
+            move = Action.parse(text)
+            assert game_module._among(move, listed) == (move in listed)
+            checked += move in listed
+    assert checked > 50
+
+
 def test_the_opposing_neighbours_are_the_cities_within_reach() -> None:
     """`opposing_neighbours`, and those a relocation phase finds with bit masks and keeps
     (`engine.relocation.near`, one `Near` for every city of the position), are the cities of
