@@ -271,6 +271,16 @@ def _p_hex_list(verb: str, args: list[str]) -> Action:
     return Action(verb, hexes=hexes)
 
 
+def among(move: Action, listed: list[Action]) -> bool:
+    """``move in listed``, the very object looked for first: a move picked from the listed
+    moves is found without comparing it with the others field by field (which costs several
+    times as much: tests/test_engine_speed.py compares)."""
+    for a in listed:
+        if a is move:
+            return True
+    return move in listed
+
+
 _ROWS: dict[tuple[str, str | None, str | None], tuple[Action, ...]] = {}
 
 

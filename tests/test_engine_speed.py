@@ -33,6 +33,7 @@ from engine import (
     turn_play,
 )
 from engine import game as game_module
+from engine.actions import among
 from engine.board import BOARD
 from engine.cities import city_at, hexes_of, occupancy, opposing_neighbours, reach, room
 from engine.components import (
@@ -229,7 +230,7 @@ def test_the_lookups_written_as_plain_loops_answer_as_comprehensions() -> None:
 
 
 def test_a_move_is_among_the_listed_moves_as_in_finds_it() -> None:
-    """`engine.game._among` (the very object looked for first) answers as ``in``: for the
+    """`engine.actions.among` (the very object looked for first) answers as ``in``: for the
     listed moves themselves, equal moves made again from their text, and moves not listed."""
     checked = 0
     for k, (g, seat) in enumerate(random_games(2)):
@@ -237,10 +238,10 @@ def test_a_move_is_among_the_listed_moves_as_in_finds_it() -> None:
         for move in listed[:: 1 + k % 5]:
             again = Action.parse(str(move))
             assert again is not move
-            assert game_module._among(move, listed) and game_module._among(again, listed) == (again in listed)
+            assert among(move, listed) and among(again, listed) == (again in listed)
         for text in ("gold", "pass", "build farm I9", "poll 1 2", "master palace K5"):
             move = Action.parse(text)
-            assert game_module._among(move, listed) == (move in listed)
+            assert among(move, listed) == (move in listed)
             checked += move in listed
     assert checked > 50
 
