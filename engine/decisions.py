@@ -137,31 +137,35 @@ def canonical(state: GameState, seat: int, a: Action) -> Action:
 
 KEPT = frozenset({"starve", "demolish"})
 """The kinds of decision whose search `Game` keeps while they are pending (`Game._keep`)."""
-IN_ORDER = frozenset({"turn", "castle", "starve"})
+IN_ORDER = frozenset({"turn", "castle", "starve", "demolish"})
 """The kinds of decision whose answers `iter_options` finds in canonical order (`Action.sort_key`)."""
 
 
 def iter_options(t: Table, d: Decision) -> Iterator[list[Action]]:
-    """Every move that answers ``d``, found lazily in batches (a turn's a batch per kind of
-    move, the others' all at once); in canonical order for the kinds of `IN_ORDER`."""
-    state = t.state
+    """Every move that answers ``d``, in batches (a turn's found lazily, a batch per kind of
+    move: `legal_turn_moves`, itself, not a generator around it; the others' all at once); in
+    canonical order for the kinds of `IN_ORDER`."""
     if d.kind == "turn":
-        yield from legal_turn_moves(t, d.seat)
-    elif d.kind == "castle":
+        return legal_turn_moves(t, d.seat)
+    return iter((_answers(t, d),))
+
+
+def _answers(t: Table, d: Decision) -> list[Action]:
+    """Every move that answers ``d``, a decision other than a turn."""
+    state = t.state
+    if d.kind == "castle":
         row = placed("castle")
-        yield [row[i] for i in castle_site_idx(t)]
-    elif d.kind == "first":
-        yield [Action("first", hex=h) for h in d.cities]
-    elif d.kind == "prefer":
+        return [row[i] for i in castle_site_idx(t)]
+    if d.kind == "first":
+        return [Action("first", hex=h) for h in d.cities]
+    if d.kind == "prefer":
         city = decision_city(state, d)
-        yield [Action("prefer", hex=city.castle, service=s) for s in d.services]
-    elif d.kind == "demolish":
+        return [Action("prefer", hex=city.castle, service=s) for s in d.services]
+    if d.kind == "demolish":
         city = decision_city(state, d)
         k = excess_buildings(city)
-        if k:
-            yield list(_demolish_answers(city.castle, tuple([b.hex for b in city.buildings]), k))
-    else:
-        yield list(_starve_answers(starve_key(state, d.seat), d.count))
+        return list(_demolish_answers(city.castle, tuple([b.hex for b in city.buildings]), k)) if k else []
+    return list(_starve_answers(starve_key(state, d.seat), d.count))
 
 
 @lru_cache(maxsize=256)

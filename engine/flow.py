@@ -104,7 +104,8 @@ def _grow(state: GameState) -> list[str]:
 
 
 def _politics_step(state: GameState, ev: Events) -> None:
-    if state.turn_index >= state.n_players:
+    n, turn = len(state.players), state.turn_index  # (`n_players`, `turn_seat`: asked every turn)
+    if turn >= n:
         put(state, "turn_index", 0)
         put(state, "round", state.round + 1)
         if state.round > ROUNDS:
@@ -113,7 +114,7 @@ def _politics_step(state: GameState, ev: Events) -> None:
             put(state, "phase", "relocation")
             put(state, "relocation_queue", state.seats_from_start())
         return
-    seat = state.turn_seat()
+    seat = (state.start_player + turn) % n
     player = state.players[seat]
     if player.hunger:
         # Rules §5: the hungry player's first turn turns an action card face down.

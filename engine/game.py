@@ -264,7 +264,8 @@ class Game:
     def legal_moves(self, seat: int) -> list[Action]:
         """Every move ``seat`` may make now, sorted; empty when it is not asked anything."""
         if seat not in self._legal:
-            mine = self.pending_decisions(seat)
+            pending = self.state.pending
+            mine = pending if len(pending) == 1 and pending[0].seat == seat else self.pending_decisions(seat)
             kept = self._kept(mine[0]) if len(mine) == 1 else None
             if kept is not None:  # the search `play` began (`_keep`)
                 moves = kept if mine[0].kind in IN_ORDER else sorted(kept, key=Action.sort_key)
@@ -329,7 +330,7 @@ class Game:
         among them is not even put in canonical form first: listed moves are canonical
         (tests/test_engine_search_once.py).
         """
-        if not 0 <= seat < self.state.n_players:
+        if not 0 <= seat < len(self.state.players):
             raise IllegalMove(N_("There is no seat {seat} in this game."), seat=seat)
         listed = self._legal.get(seat)
         if listed and type(move) is Action and among(move, listed):
