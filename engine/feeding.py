@@ -48,22 +48,26 @@ def starve_key(state: GameState, seat: int) -> tuple[tuple[str, int], ...]:
 def _ways(cities: tuple[tuple[str, int], ...], count: int) -> tuple[tuple[str, ...], ...]:
     """The ways of `starve_options` from ``cities`` (castle and population, in board order):
     from the first city most first, then from the others; a city is not asked for more than
-    the cities from it on hold (``room``)."""
+    the cities from it on hold (``room``), nor for less than what they cannot give, and the
+    last city gives the rest."""
     if count == 0:
         return ((),)
+    last = len(cities) - 1
     room = [0] * (len(cities) + 1)
-    for i in range(len(cities) - 1, -1, -1):
+    for i in range(last, -1, -1):
         room[i] = room[i + 1] + cities[i][1]
     out: list[tuple[str, ...]] = []
 
     def take(i: int, left: int, prefix: tuple[str, ...]) -> None:
         castle, cap = cities[i]
-        for m in range(min(cap, left), -1, -1):
-            rest = left - m
-            if rest == 0:
+        if i == last:  # (asked only for what it holds)
+            out.append(prefix + (castle,) * left)
+            return
+        for m in range(min(cap, left), max(0, left - room[i + 1]) - 1, -1):
+            if m == left:
                 out.append(prefix + (castle,) * m)
-            elif room[i + 1] >= rest:
-                take(i + 1, rest, prefix + (castle,) * m)
+            else:
+                take(i + 1, left - m, prefix + (castle,) * m)
 
     if room[0] >= count:
         take(0, count, ())

@@ -20,7 +20,10 @@ VOICE_CARDS = 4
 def advance(state: GameState, ev: Events) -> None:
     """Run the automatic steps until someone must decide or the game is over."""
     while not state.pending and state.phase != "over":
-        _step(state, ev)
+        if state.phase == "politics":  # (most steps)
+            _politics_step(state, ev)
+        else:
+            _step(state, ev)
 
 
 def _step(state: GameState, ev: Events) -> None:
