@@ -24,6 +24,10 @@ VERBS: tuple[str, ...] = (
     "harvest", "poll", "pass", "first", "prefer", "demolish", "starve",
 )  # fmt: skip
 _VERB_RANK = {v: i for i, v in enumerate(VERBS)}
+POLITICS_VERBS = frozenset(("master", "golden", "bread", "harvest", "poll", *BUILDING_CARDS))
+"""The verbs of the moves that play a face-up politics card."""
+_HEX_ONLY = frozenset(("castle", "first", "harvest", *BUILDING_CARDS))
+"""The verbs written with a hex alone (``castle I9``)."""
 _BUILDING_RANK = {b: i for i, b in enumerate(BUILDINGS)}
 _SERVICE_RANK: dict[str, int] = {s: i for i, s in enumerate(SERVICES)}
 
@@ -92,7 +96,7 @@ class Action(NamedTuple):
             return v
         if v == "found":
             return f"found {self.hex}" + (f" from {self.source}" if self.source else "")
-        if v in ("castle", "first", "harvest", *BUILDING_CARDS):
+        if v in _HEX_ONLY:
             return f"{v} {self.hex}"
         if v in ("build", "master"):
             return f"{v} {self.building} {self.hex}"
@@ -130,7 +134,7 @@ class Action(NamedTuple):
     @property
     def is_politics(self) -> bool:
         """Whether this move plays a face-up politics card."""
-        return self.verb in ("master", "golden", "bread", "harvest", "poll", *BUILDING_CARDS)
+        return self.verb in POLITICS_VERBS
 
     @property
     def card(self) -> str | None:
@@ -265,6 +269,16 @@ def _p_hex_list(verb: str, args: list[str]) -> Action:
     if verb == "demolish" and len(set(hexes)) != len(hexes):
         raise MalformedMove(N_("Name each building to demolish once: {usage}."), usage=USAGE[verb])
     return Action(verb, hexes=hexes)
+
+
+def among(move: Action, listed: list[Action]) -> bool:
+    """``move in listed``, the very object looked for first: a move picked from the listed
+    moves is found without comparing it with the others field by field (which costs several
+    times as much: tests/test_engine_speed.py compares)."""
+    for a in listed:
+        if a is move:
+            return True
+    return move in listed
 
 
 _ROWS: dict[tuple[str, str | None, str | None], tuple[Action, ...]] = {}

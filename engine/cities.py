@@ -42,18 +42,26 @@ def castle_citizens(city: City) -> int:
 
 
 def has_market(city: City) -> bool:
-    return any(b.kind == "market" for b in city.buildings)
+    for b in city.buildings:  # noqa: SIM110 (plain loops here: asked on every turn, cheaper than a generator)
+        if b.kind == "market":
+            return True
+    return False
 
 
 def population_limit(city: City, *, adding: str | None = None) -> int:
     """5 without a market, 8 with a market but no fountain or bath, else unlimited (§5.5);
     with ``adding``: once a building of that kind has joined the city."""
-    kinds = {b.kind for b in city.buildings}
-    if adding is not None:
-        kinds.add(adding)
-    if "market" not in kinds:
+    market = adding == "market"
+    water = adding in WATER
+    for b in city.buildings:
+        kind = b.kind
+        if kind == "market":
+            market = True
+        elif kind in WATER:
+            water = True
+    if not market:
         return 5
-    if not kinds & WATER:
+    if not water:
         return 8
     return UNLIMITED
 
@@ -104,11 +112,19 @@ def city_food(areas: dict[str, Area], city: City, *, with_harvest: bool = True) 
 
 def player_food(state: GameState, seat: int, *, with_harvest: bool = True) -> int:
     areas = area_map(state)
-    return sum(city_food(areas, c, with_harvest=with_harvest) for c in state.cities_of(seat))
+    food = 0
+    for c in state.cities:
+        if c.owner == seat:
+            food += city_food(areas, c, with_harvest=with_harvest)
+    return food
 
 
 def player_citizens(state: GameState, seat: int) -> int:
-    return sum(c.population for c in state.cities_of(seat))
+    citizens = 0
+    for c in state.cities:
+        if c.owner == seat:
+            citizens += c.population
+    return citizens
 
 
 def quarry_gold(areas: dict[str, Area], city: City) -> int:

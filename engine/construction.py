@@ -8,29 +8,22 @@ from .cities import area_map, castle_citizens, hex_food
 from .components import START_CITIZENS, city_name
 from .events import Events
 from .placement import Table, building_problem, site_city
-from .state import City, GameState, new_building
+from .state import City, GameState, new_building, new_city, put
 from .words import N_, Phrase
 
 
 def add_building(state: GameState, city: City, kind: str, label: str) -> None:
     """Place a building; its citizen comes from the castle, a market's from the supply."""
     if kind == "market":
-        state.supply_citizens -= 1
-        city.population += 1
+        put(state, "supply_citizens", state.supply_citizens - 1)
+        put(city, "population", city.population + 1)
     city.buildings.append(new_building(label, kind))
 
 
 def add_castle(state: GameState, seat: int, label: str, citizens: int) -> City:
     """A new city with ``citizens`` on its castle (taken by the caller from wherever)."""
-    city = City(
-        id=state.next_city_id,
-        name=city_name(state.next_city_id),
-        owner=seat,
-        castle=label,
-        population=citizens,
-        founded_year=state.year,
-    )
-    state.next_city_id += 1
+    city = new_city(state.next_city_id, city_name(state.next_city_id), seat, label, citizens, state.year)
+    put(state, "next_city_id", state.next_city_id + 1)
     state.cities.append(city)
     return city
 
@@ -38,7 +31,7 @@ def add_castle(state: GameState, seat: int, label: str, citizens: int) -> City:
 def place_starting_castle(state: GameState, seat: int, label: str, ev: Events) -> City:
     """A starting castle with 3 citizens from the supply (§3.5)."""
     city = add_castle(state, seat, label, START_CITIZENS)
-    state.supply_citizens -= START_CITIZENS
+    put(state, "supply_citizens", state.supply_citizens - START_CITIZENS)
     food = hex_food(area_map(state), label)
     ev.add(
         "castle",
@@ -70,11 +63,11 @@ def found_city(state: GameState, seat: int, label: str, source: City, ev: Events
 
     **Decision**: when the supply holds fewer than 2 citizens, the new castle gets what is left.
     """
-    source.population -= 1
+    put(source, "population", source.population - 1)
     extra = min(2, state.supply_citizens)
-    state.supply_citizens -= extra
+    put(state, "supply_citizens", state.supply_citizens - extra)
     city = add_castle(state, seat, label, 1 + extra)
-    state.players[seat].founded_this_year = True
+    put(state.players[seat], "founded_this_year", True)
     food = hex_food(area_map(state), label)
     ev.add(
         "found",

@@ -9,17 +9,18 @@ which moves answer it (`answers`), why a move is refused (`problem`), the allowe
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
-from .actions import Action
+from .actions import Action, placed
 from .board import BOARD
 from .cities import city_at, hex_food, room
 from .construction import found_source, place_starting_castle
-from .demolition import demolish, demolish_problem, excess_buildings, iter_demolish_options, least_harmful
-from .events import Event, Events
-from .feeding import least_harmful_starve, starve, starve_options, starve_problem
-from .placement import PHRASE_AND, Lookahead, Table, castle_problem, castle_sites
-from .relocation import relocate_city, winners_against
-from .state import City, Decision, GameState
+from .demolition import _demolitions, demolish, demolish_problem, excess_buildings, least_harmful
+from .events import Event, Events, Later
+from .feeding import _ways, least_harmful_starve, starve, starve_key, starve_problem
+from .placement import PHRASE_AND, Lookahead, Table, castle_problem, castle_site_idx
+from .relocation import Near, relocate_city, winners_against
+from .state import City, Decision, GameState, new_decision, put
 from .turn import PHRASE_OR, TURN_VERBS, legal_turn_moves, turn_problem
 from .turn_play import apply_turn
 from .words import ENGLISH, N_, PHRASE, Phrase, Words, chain, told
@@ -64,6 +65,7 @@ AUTO_TURN: dict[str, str] = {
 }
 """The first event of a turn the engine played because no other move was possible, saying so.
 Only taking gold or passing can be the only move (either is possible whenever a turn is)."""
+TOLD = ("message", "text")
 
 
 def asked(state: GameState, seat: int) -> list[Phrase]:
@@ -135,32 +137,58 @@ def canonical(state: GameState, seat: int, a: Action) -> Action:
 
 KEPT = frozenset({"starve", "demolish"})
 """The kinds of decision whose search `Game` keeps while they are pending (`Game._keep`)."""
-IN_ORDER = frozenset({"turn", "castle", "starve"})
+IN_ORDER = frozenset({"turn", "castle", "starve", "demolish"})
 """The kinds of decision whose answers `iter_options` finds in canonical order (`Action.sort_key`)."""
 
 
 def iter_options(t: Table, d: Decision) -> Iterator[list[Action]]:
-    """Every move that answers ``d``, found lazily in batches (a turn's a batch per kind of
-    move, a demolition's one by one, the others' all at once); in canonical order for the
-    kinds of `IN_ORDER`."""
-    state = t.state
+    """Every move that answers ``d``, in batches (a turn's found lazily, a batch per kind of
+    move: `legal_turn_moves`, itself, not a generator around it; the others' all at once); in
+    canonical order for the kinds of `IN_ORDER`."""
     if d.kind == "turn":
-        yield from legal_turn_moves(t, d.seat)
-    elif d.kind == "castle":
-        yield [Action("castle", hex=h) for h in castle_sites(t)]
-    elif d.kind == "first":
-        yield [Action("first", hex=h) for h in d.cities]
-    elif d.kind == "prefer":
+        return legal_turn_moves(t, d.seat)
+    return iter((_answers(t, d),))
+
+
+def _answers(t: Table, d: Decision) -> list[Action]:
+    """Every move that answers ``d``, a decision other than a turn."""
+    state = t.state
+    if d.kind == "castle":
+        row = placed("castle")
+        return [row[i] for i in castle_site_idx(t)]
+    if d.kind == "first":
+        return [Action("first", hex=h) for h in d.cities]
+    if d.kind == "prefer":
         city = decision_city(state, d)
-        yield [Action("prefer", hex=city.castle, service=s) for s in d.services]
-    elif d.kind == "demolish":
-        yield from ([Action("demolish", hexes=hs)] for hs in iter_demolish_options(decision_city(state, d)))
-    else:
-        new = tuple.__new__  # Action("starve", hexes=hs), made as the tuple it is
-        yield [
-            new(Action, ("starve", None, None, None, None, hs, (), None))
-            for hs in starve_options(state, d.seat, d.count)
-        ]
+        return [Action("prefer", hex=city.castle, service=s) for s in d.services]
+    if d.kind == "demolish":
+        city = decision_city(state, d)
+        k = excess_buildings(city)
+        return list(_demolish_answers(city.castle, tuple([b.hex for b in city.buildings]), k)) if k else []
+    return list(_starve_answers(starve_key(state, d.seat), d.count))
+
+
+@lru_cache(maxsize=256)
+def _starve_answers(cities: tuple[tuple[str, int], ...], count: int) -> tuple[Action, ...]:
+    """``Action("starve", hexes=hs)`` for each way of `engine.feeding.starve_options` (``cities``:
+    `starve_key`).
+
+    **Decision**: a starvation's answers depend only on what its ways depend on, so they are
+    kept as moves for the last 256 positions asked, as the ways are (`engine.feeding._ways`):
+    a random game's largest starvation has about a hundred answers, made again on every ask
+    (tests/test_engine_speed.py compares with the ways made moves)."""
+    new = tuple.__new__  # Action("starve", hexes=hs), made as the tuple it is
+    return tuple(
+        [new(Action, ("starve", None, None, None, None, hs, (), None)) for hs in _ways(cities, count)]
+    )
+
+
+@lru_cache(maxsize=256)
+def _demolish_answers(castle: str, hexes: tuple[str, ...], k: int) -> tuple[Action, ...]:
+    """``Action("demolish", hexes=hs)`` for each way of `engine.demolition.demolish_options` of
+    the city of ``castle`` and buildings ``hexes`` that must demolish ``k`` (kept as its ways
+    are: `engine.demolition._demolitions`)."""
+    return tuple([Action("demolish", hexes=hs) for hs in _demolitions(castle, hexes, k)])
 
 
 def options(t: Table, d: Decision) -> list[Action]:
@@ -228,7 +256,7 @@ def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bo
         apply_turn(state, d.seat, a, ev, t)
         if auto:
             _say_only_move(ev[first])
-        state.turn_index += 1
+        put(state, "turn_index", state.turn_index + 1)
     elif d.kind == "castle":
         assert a.hex is not None
         place_starting_castle(state, d.seat, a.hex, ev)
@@ -264,17 +292,21 @@ def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bo
             if excess_buildings(city):
                 open_decision(
                     state,
-                    Decision(seat=d.seat, kind="demolish", city=city.castle, count=excess_buildings(city)),
+                    new_decision(d.seat, "demolish", city=city.castle, count=excess_buildings(city)),
                     ev,
                 )
 
 
 def _say_only_move(e: Event) -> None:
-    """The first event of a turn says that it was the only possible move."""
+    """The first event of a turn says that it was the only possible move: its message changed,
+    its English text told from it when first read (`engine.events.Later`, as `Events.add`
+    leaves it), written as pydantic's assignment writes them, without it."""
     message = AUTO_TURN.get(e.message)
     if message is not None:
-        e.message = message
-        e.text = told(ENGLISH, message, e.values)
+        d = e.__dict__
+        d["message"] = message
+        d["text"] = Later(message, d["values"])
+        e.__pydantic_fields_set__.update(TOLD)
     else:  # not expected (see AUTO_TURN): the English text says so
         e.text = f"{e.text.removesuffix('.')} (the only possible move)."
         e.message, e.values = "", {}
@@ -322,6 +354,11 @@ class Played(Events):
     asked: tuple[Lookahead, ...] = ()
     """Every starvation and demolition asked while they happened, with its answers found so far
     (`open_decision`), for `Game` to keep (`KEPT`)."""
+    near: Near | None = None
+    near_state: GameState | None = None
+    near_year = 0
+    """The opposing neighbours found in a relocation phase, of that state and year
+    (`engine.flow._near`)."""
 
     def carry(self, t: Table | None) -> None:
         """Keep ``t``, the lookups of the position now (after a turn), for the next turn."""

@@ -11,7 +11,7 @@ from .cities import city_at, player_citizens, player_food
 from .components import YEARS
 from .construction import remove_city
 from .events import Events
-from .state import City, GameState
+from .state import City, GameState, put
 from .words import N_, PHRASE, Phrase
 
 HUNGER_VP = 5
@@ -31,33 +31,43 @@ def starve_options(state: GameState, seat: int, count: int) -> list[tuple[str, .
     and a starvation's are asked twice (when it is opened, then by `legal_moves` when another
     seat starves too), so they are kept for the last 256 positions asked (`_ways`; random
     games' largest has about a hundred ways)."""
+    return list(_ways(starve_key(state, seat), count))
+
+
+def starve_key(state: GameState, seat: int) -> tuple[tuple[str, int], ...]:
+    """What the ways to starve depend on: the castle and the population of each city of
+    ``seat``, in the board order of the castles (`_ways`)."""
     index = BOARD.index
     cities = [c for c in state.cities if c.owner == seat]
     if len(cities) > 1:
         cities.sort(key=lambda c: index[c.castle])
-    return list(_ways(tuple([(c.castle, c.population) for c in cities]), count))
+    return tuple([(c.castle, c.population) for c in cities])
 
 
 @lru_cache(maxsize=256)
 def _ways(cities: tuple[tuple[str, int], ...], count: int) -> tuple[tuple[str, ...], ...]:
     """The ways of `starve_options` from ``cities`` (castle and population, in board order):
     from the first city most first, then from the others; a city is not asked for more than
-    the cities from it on hold (``room``)."""
+    the cities from it on hold (``room``), nor for less than what they cannot give, and the
+    last city gives the rest."""
     if count == 0:
         return ((),)
+    last = len(cities) - 1
     room = [0] * (len(cities) + 1)
-    for i in range(len(cities) - 1, -1, -1):
+    for i in range(last, -1, -1):
         room[i] = room[i + 1] + cities[i][1]
     out: list[tuple[str, ...]] = []
 
     def take(i: int, left: int, prefix: tuple[str, ...]) -> None:
         castle, cap = cities[i]
-        for m in range(min(cap, left), -1, -1):
-            rest = left - m
-            if rest == 0:
+        if i == last:  # (asked only for what it holds)
+            out.append(prefix + (castle,) * left)
+            return
+        for m in range(min(cap, left), max(0, left - room[i + 1]) - 1, -1):
+            if m == left:
                 out.append(prefix + (castle,) * m)
-            elif room[i + 1] >= rest:
-                take(i + 1, rest, prefix + (castle,) * m)
+            else:
+                take(i + 1, left - m, prefix + (castle,) * m)
 
     if room[0] >= count:
         take(0, count, ())
@@ -101,8 +111,8 @@ def starve(state: GameState, seat: int, hexes: tuple[str, ...], ev: Events) -> N
             seen[1] += 1
     parts = []
     for city, n in taken.values():
-        city.population -= n
-        state.supply_citizens += n
+        put(city, "population", city.population - n)
+        put(state, "supply_citizens", state.supply_citizens + n)
         parts.append(PHRASE.t("{count} from {city}", count=n, city=city.name))
         if city.population == 0:
             remove_city(
@@ -115,9 +125,9 @@ def starve(state: GameState, seat: int, hexes: tuple[str, ...], ev: Events) -> N
     citizens = PHRASE.n("{count} citizen", "{count} citizens", len(hexes))
     ev.add("starve", message, {"name": p.name, "citizens": citizens, "parts": parts}, seat=seat)
     if state.year >= YEARS:
-        p.hunger_vp += HUNGER_VP
+        put(p, "hunger_vp", p.hunger_vp + HUNGER_VP)
     else:
-        p.hunger = True
+        put(p, "hunger", True)
 
 
 def least_harmful_starve(state: GameState, seat: int, count: int) -> tuple[str, ...]:

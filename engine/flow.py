@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from .cities import area_map, quarry_gold, room
 from .components import ACTION_CARDS, NOTABLES_PER_PLAYER, ROUNDS, YEARS
-from .decisions import open_decision
+from .decisions import Played, open_decision
 from .demolition import excess_buildings
 from .events import Events
 from .feeding import shortage
 from .politics_row import end_of_year as discard_politics
 from .relocation import Near, cities_needing_preference, first_choices, relocate, tally
 from .scoring import final_scores
-from .state import Decision, GameState, no_peek, turn_decision
+from .state import GameState, new_decision, no_peek, put, turn_decision
 from .words import N_
 
 VOICE_CARDS = 4
@@ -20,14 +20,17 @@ VOICE_CARDS = 4
 def advance(state: GameState, ev: Events) -> None:
     """Run the automatic steps until someone must decide or the game is over."""
     while not state.pending and state.phase != "over":
-        _step(state, ev)
+        if state.phase == "politics":  # (most steps)
+            _politics_step(state, ev)
+        else:
+            _step(state, ev)
 
 
 def _step(state: GameState, ev: Events) -> None:
     phase = state.phase
     if phase == "setup":
         if state.placement:
-            open_decision(state, Decision(seat=state.placement[0], kind="castle"), ev)
+            open_decision(state, new_decision(state.placement[0], "castle"), ev)
         else:
             start_year(state, 1, ev)
     elif phase == "politics":
@@ -104,22 +107,23 @@ def _grow(state: GameState) -> list[str]:
 
 
 def _politics_step(state: GameState, ev: Events) -> None:
-    if state.turn_index >= state.n_players:
-        state.turn_index = 0
-        state.round += 1
+    n, turn = len(state.players), state.turn_index  # (`n_players`, `turn_seat`: asked every turn)
+    if turn >= n:
+        put(state, "turn_index", 0)
+        put(state, "round", state.round + 1)
         if state.round > ROUNDS:
-            state.round = 0
+            put(state, "round", 0)
             tally(state, ev)
-            state.phase = "relocation"
-            state.relocation_queue = state.seats_from_start()
+            put(state, "phase", "relocation")
+            put(state, "relocation_queue", state.seats_from_start())
         return
-    seat = state.turn_seat()
+    seat = (state.start_player + turn) % n
     player = state.players[seat]
     if player.hunger:
         # Rules §5: the hungry player's first turn turns an action card face down.
-        player.hunger = False
-        player.action_cards -= 1
-        state.turn_index += 1
+        put(player, "hunger", False)
+        put(player, "action_cards", player.action_cards - 1)
+        put(state, "turn_index", state.turn_index + 1)
         ev.add(
             "hunger",
             N_("{name} loses this turn to last year's hunger (an action card is turned face down)."),
@@ -136,20 +140,31 @@ def _relocation_step(state: GameState, ev: Events) -> None:
         _enter_demolition(state, ev)
         return
     seat = state.relocation_queue[0]
-    known: Near = {}  # (the questions below change nothing: their neighbours are found once)
+    known = _near(state, ev)  # (the questions below change nothing: their neighbours are found once)
     needed = cities_needing_preference(state, seat, known)
     if needed:
         for city in needed:
-            state.pending.append(
-                Decision(seat=seat, kind="prefer", city=city.castle, services=list(state.voice_result))
-            )
+            state.pending.append(new_decision(seat, "prefer", city=city.castle, services=state.voice_result))
         return
     choices = first_choices(state, seat, known)
     if choices:
-        state.pending.append(Decision(seat=seat, kind="first", cities=[c.castle for c in choices]))
+        state.pending.append(new_decision(seat, "first", cities=[c.castle for c in choices]))
         return
     relocate(state, seat, ev, known)
     state.relocation_queue.pop(0)
+
+
+def _near(state: GameState, ev: Events) -> Near:
+    """The opposing neighbours found so far in this relocation phase: kept by the events of the
+    move (`Played`) for the next seat's relocation turn (the buildings stay, and a city lost on
+    the way leaves them: `engine.relocation.relocate_city`), else none."""
+    if isinstance(ev, Played):
+        known = ev.near
+        if known is None or ev.near_state is not state or ev.near_year != state.year:
+            known = ev.near = Near()
+            ev.near_state, ev.near_year = state, state.year
+        return known
+    return Near()
 
 
 def _open_demolitions(state: GameState, seats: list[int], ev: Events) -> None:
@@ -158,7 +173,7 @@ def _open_demolitions(state: GameState, seats: list[int], ev: Events) -> None:
             if excess_buildings(city):
                 open_decision(
                     state,
-                    Decision(seat=seat, kind="demolish", city=city.castle, count=excess_buildings(city)),
+                    new_decision(seat, "demolish", city=city.castle, count=excess_buildings(city)),
                     ev,
                 )
 
@@ -173,7 +188,7 @@ def _enter_feeding(state: GameState, ev: Events) -> None:
     for seat in state.seats_from_start():
         short = shortage(state, seat)
         if short:
-            open_decision(state, Decision(seat=seat, kind="starve", count=short), ev)
+            open_decision(state, new_decision(seat, "starve", count=short), ev)
 
 
 PLAYER_RESET = ("action_cards", "notables", "founded_this_year", "peek")

@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from .actions import Action
+from .actions import Action, among
 from .construction import place_starting_castle
 from .decisions import (
     ASKED,
@@ -46,7 +46,7 @@ from .events import Event, Events, first_reveal, what_became_known
 from .flow import advance
 from .placement import PHRASE_AND, Lookahead, Table
 from .setup import beginner_castles, new_state
-from .state import Decision, GameState, SetupKind
+from .state import Decision, GameState, SetupKind, put
 from .views import View, project
 from .waste import waste
 from .words import ENGLISH, N_, PHRASE, Phrase, Words, chain, told
@@ -253,7 +253,10 @@ class Game:
 
     def pending_seats(self) -> list[int]:
         """Seats that must act now, ascending."""
-        return sorted({d.seat for d in self.state.pending})
+        pending = self.state.pending
+        if len(pending) == 1:  # (most often)
+            return [pending[0].seat]
+        return sorted({d.seat for d in pending})
 
     def pending_decisions(self, seat: int | None = None) -> list[Decision]:
         return [d for d in self.state.pending if seat is None or d.seat == seat]
@@ -261,14 +264,15 @@ class Game:
     def legal_moves(self, seat: int) -> list[Action]:
         """Every move ``seat`` may make now, sorted; empty when it is not asked anything."""
         if seat not in self._legal:
-            t = self._lookups()
-            mine = self.pending_decisions(seat)
+            pending = self.state.pending
+            mine = pending if len(pending) == 1 and pending[0].seat == seat else self.pending_decisions(seat)
             kept = self._kept(mine[0]) if len(mine) == 1 else None
             if kept is not None:  # the search `play` began (`_keep`)
                 moves = kept if mine[0].kind in IN_ORDER else sorted(kept, key=Action.sort_key)
             elif len(mine) == 1 and mine[0].kind in IN_ORDER:
-                moves = options(t, mine[0])  # generated in canonical order
+                moves = options(self._lookups(), mine[0])  # generated in canonical order
             else:
+                t = self._lookups()
                 moves = sorted((a for d in mine for a in options(t, d)), key=Action.sort_key)
             self._legal[seat] = moves
         return list(self._legal[seat])
@@ -326,10 +330,13 @@ class Game:
         among them is not even put in canonical form first: listed moves are canonical
         (tests/test_engine_search_once.py).
         """
-        if not 0 <= seat < self.state.n_players:
+        if not 0 <= seat < len(self.state.players):
             raise IllegalMove(N_("There is no seat {seat} in this game."), seat=seat)
         listed = self._legal.get(seat)
-        if listed and type(move) is Action and move in listed:
+        if listed and type(move) is Action and among(move, listed):
+            pending = self.state.pending
+            if len(pending) == 1:  # (most often: the seat's one decision)
+                return move, pending[0]
             mine = self.pending_decisions(seat)
             if len(mine) == 1:  # a listed move is canonical and answers the one decision
                 return move, mine[0]
@@ -369,7 +376,7 @@ class Game:
         """
         action, decision = self.check(seat, move)
         ev = Played()
-        self.state.pending = [d for d in self.state.pending if d is not decision]
+        put(self.state, "pending", [d for d in self.state.pending if d is not decision])
         t = self._table if decision.kind == "turn" else None  # (kept up to date by the turn)
         kept = [a for a in self._asked if a.decision.seat != seat] if decision.kind in KEPT else []
         self._changed()

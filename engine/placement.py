@@ -48,6 +48,13 @@ CASTLE_TOO_CLOSE = {
 between, and whether the nearest building is not the castle."""
 
 
+WITHIN2: tuple[tuple[int, ...], ...] = tuple(
+    tuple(sorted({i, *near, *(m for n in near for m in BOARD.neighbour_idx[n])}))
+    for i, near in enumerate(BOARD.neighbour_idx)
+)
+"""The hexes (board indexes) at most 2 steps from each hex, itself included."""
+
+
 class Table:
     """Derived lookups of one position, each made when first asked (a question that needs no
     occupancy, such as a starvation's answers, does not pay for it) and kept while the
@@ -66,6 +73,10 @@ class Table:
     board indexes."""
     castle_idx: list[int]
     """Where a castle may stand (`castle_site_idx`)."""
+    sites: dict[int, list[int]]
+    """The building sites of each city asked about so far (`site_idx`, sorted), by city id."""
+    mine: dict[int, list[City]]
+    """The cities of each seat asked about so far (`cities_of`), by seat."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
@@ -99,14 +110,21 @@ class Table:
 
         **Decision**: a turn asks this, the occupancy and the token stacks of the same position
         (`engine.turn.legal_turn_moves`), so the first of them to be asked makes all three in
-        one pass over the cities (`_survey`) instead of three."""
-        d = self.__dict__
-        if "occ" in d and "stacks_used" in d:
-            mine = [c for c in self.state.cities if c.owner == seat]
-        else:
-            mine = _survey(self, seat)
-        index = BOARD.index
-        return sorted(mine, key=lambda c: index[c.castle]) if len(mine) > 1 else mine
+        one pass over the cities (`_survey`) instead of three. The list is kept (`mine`): not
+        to be changed."""
+        known = self.mine
+        found = known.get(seat)
+        if found is None:
+            d = self.__dict__
+            if "occ" in d and "stacks_used" in d:
+                found = [c for c in self.state.cities if c.owner == seat]
+            else:
+                found = _survey(self, seat)
+            if len(found) > 1:
+                index = BOARD.index
+                found.sort(key=lambda c: index[c.castle])
+            known[seat] = found
+        return found
 
 
 @dataclass
@@ -172,6 +190,8 @@ _LAZY: dict[str, Callable[[Table], Any]] = {
     "stacks_used": _stacks_used,
     "blocked": _blocked,
     "castle_idx": lambda t: BOARD.indexes(BOARD.playable_mask(t.state.n_players) & ~t.blocked),
+    "sites": lambda t: {},
+    "mine": lambda t: {},
 }
 """How each lookup of `Table` is made (`functools.cached_property` would do, but takes a lock
 on every first read in Python 3.11)."""

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections import Counter
 from itertools import permutations
 
+from .board import BOARD
 from .cities import opposing_neighbours, population_limit, room, service_points
 from .components import SERVICES, Service
 from .construction import remove_city
 from .events import Events
-from .state import City, GameState
+from .state import City, GameState, put
 from .words import N_
 
 
@@ -49,18 +50,44 @@ def tally(state: GameState, ev: Events) -> None:
     )
 
 
-Near = dict[int, list[City]]
-"""Opposing neighbours by city id, found once for the questions asked of one position (`near`)."""
+class Near(dict[int, list[City]]):
+    """Opposing neighbours by city id, found once for the questions asked of one relocation
+    phase (`near`); ``hexes``: the hexes of every city, a bit mask of board indexes by city id
+    (made when first needed).
+
+    **Decision**: a relocation moves citizens, never a building, so a city's neighbours stay
+    the same for the whole phase but for the cities lost on the way (`_forget`); they are
+    found for every city of every seat, so they are found with bit masks of the board: each
+    city's reach (`Board.within3_mask` of its hexes) against each city's hexes, made once
+    (tests/test_engine_speed.py compares with `opposing_neighbours`)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hexes: dict[int, int] | None = None
 
 
 def near(state: GameState, city: City, known: Near | None) -> list[City]:
     """`opposing_neighbours` of ``city``; kept in ``known`` (when given) for the next question
-    about the same position (the cities' buildings do not change while it is asked about)."""
+    about the same relocation phase (the cities' buildings do not change while it lasts)."""
     if known is None:
         return opposing_neighbours(state, city)
     found = known.get(city.id)
     if found is None:
-        found = known[city.id] = opposing_neighbours(state, city)
+        hexes = known.hexes
+        idx = BOARD.index
+        if hexes is None:
+            hexes = known.hexes = {}
+            for c in state.cities:
+                mask = 1 << idx[c.castle]
+                for b in c.buildings:
+                    mask |= 1 << idx[b.hex]
+                hexes[c.id] = mask
+        within3 = BOARD.within3_mask
+        reach = within3[idx[city.castle]]
+        for b in city.buildings:
+            reach |= within3[idx[b.hex]]
+        owner = city.owner
+        found = known[city.id] = [c for c in state.cities if c.owner != owner and reach & hexes[c.id]]
     return found
 
 
@@ -147,18 +174,21 @@ def relocate_city(state: GameState, city: City, ev: Events, known: Near | None =
     ``known``: the neighbours found for the seat's earlier questions of this relocation turn
     (`near`); a city lost here leaves every list of it, as a fresh look would not find it."""
     state.relocated.append(city.id)
-    if not any(c is city for c in state.cities):
+    for c in state.cities:  # (a plain loop: cheaper than a generator)
+        if c is city:
+            break
+    else:
         return  # lost earlier this turn
     owner = state.players[city.owner].name
     service = service_for(state, city)
     for other in winners_against(state, city, service, known):
-        other.population -= 1
+        put(other, "population", other.population - 1)
         kept = room(city) > 0
         if kept:
-            city.population += 1
+            put(city, "population", city.population + 1)
             message = N_("{service}: a citizen of {name}'s {city} moves to {owner}'s {to}.")
         else:
-            state.supply_citizens += 1
+            put(state, "supply_citizens", state.supply_citizens + 1)
             message = N_(
                 "{service}: a citizen of {name}'s {city} leaves for the supply ({owner}'s {to} is full)."
             )
@@ -187,7 +217,7 @@ def relocate_city(state: GameState, city: City, ev: Events, known: Near | None =
                     "{name}'s {city} has no citizen left and is lost (its last citizen left for the supply)."
                 )
                 remove_city(state, other, ev, message)
-            if known:
+            if known is not None:
                 _forget(known, other)
 
 

@@ -184,6 +184,15 @@ Model = TypeVar("Model", bound=BaseModel)
 _set = object.__setattr__
 
 
+def put(model: BaseModel, name: str, value: Any) -> None:
+    """``model.name = value`` written as pydantic's assignment writes a field of these models
+    (no validation on assignment: the value in the model's dict, the field marked as set),
+    without going through it, for the fields the engine writes on most steps (the turn, the
+    gold, the action cards, populations). tests/test_engine_speed.py compares with assigning."""
+    model.__dict__[name] = value
+    model.__pydantic_fields_set__.add(name)
+
+
 def trusted(model: type[Model], fields: dict[str, Any], given: set[str]) -> Model:
     """``model(**{k: fields[k] for k in given})`` made without validation, for values the engine
     makes on most moves and knows right: ``fields`` holds every field in order (fresh defaults
@@ -206,3 +215,37 @@ def turn_decision(seat: int) -> Decision:
     """``Decision(seat=seat, kind="turn")``."""
     fields = {"seat": seat, "kind": "turn", "city": None, "count": 0, "services": [], "cities": []}
     return trusted(Decision, fields, {"seat", "kind"})
+
+
+_DECISION_GIVEN = frozenset({"city", "count", "services", "cities"})
+
+
+def new_decision(seat: int, kind: DecisionKind, **given: Any) -> Decision:
+    """``Decision(seat=seat, kind=kind, **given)``, for the engine's own decisions (``given``: of
+    ``city``, ``count``, ``services``, ``cities``, each of its type; the lists are copied)."""
+    fields = {
+        "seat": seat,
+        "kind": kind,
+        "city": given.get("city"),
+        "count": given.get("count", 0),
+        "services": list(given.get("services", ())),
+        "cities": list(given.get("cities", ())),
+    }
+    if not _DECISION_GIVEN.issuperset(given):
+        raise TypeError(f"Not fields of a decision: {sorted(set(given) - _DECISION_GIVEN)}")
+    return trusted(Decision, fields, {"seat", "kind", *given})
+
+
+def new_city(id: int, name: str, owner: int, castle: str, population: int, founded_year: int) -> City:
+    """``City(id=id, name=name, owner=owner, castle=castle, population=population,
+    founded_year=founded_year)``."""
+    fields = {
+        "id": id,
+        "name": name,
+        "owner": owner,
+        "castle": castle,
+        "population": population,
+        "buildings": [],
+        "founded_year": founded_year,
+    }
+    return trusted(City, fields, {"id", "name", "owner", "castle", "population", "founded_year"})

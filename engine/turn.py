@@ -261,10 +261,11 @@ class _Rows(dict[tuple[str, str | None], tuple[Action, ...]]):
 ROWS = _Rows()
 
 
-def _sites(t: Table, cities: list[City], market: bool, lake: bool, of: dict[int, list[int]]) -> list[int]:
+def _sites(t: Table, cities: list[City], market: bool, of: dict[int, list[int]]) -> list[int]:
     """The building sites (board indexes, in board order) of the cities that may build a market
-    (``market``: none yet and a citizen in the supply) or another kind (a spare citizen), by a
-    lake if ``lake``; ``of``: each city's sites (`site_idx`, sorted) by its id, as found so far.
+    (``market``: none yet and a citizen in the supply) or another kind (a spare citizen);
+    ``of``: each city's sites (`site_idx`, sorted) by its id, as found so far (`Table.sites`,
+    kept up to date from one turn to the next: `engine.turn_play.carry`).
     (Two cities' sites never overlap: a hex next to both is no site.)"""
     if market:
         ok = [c for c in cities if not has_market(c)] if t.state.supply_citizens > 0 else []
@@ -273,10 +274,12 @@ def _sites(t: Table, cities: list[City], market: bool, lake: bool, of: dict[int,
     for c in ok:
         if c.id not in of:
             of[c.id] = sorted(site_idx(t, c))
-    hexes = of[ok[0].id] if len(ok) == 1 else sorted(i for c in ok for i in of[c.id])
-    if lake:
-        water = t.lake
-        return [i for i in hexes if i in water]
+    if len(ok) == 1:
+        return of[ok[0].id]
+    hexes: list[int] = []
+    for c in ok:
+        hexes += of[c.id]
+    hexes.sort()
     return hexes
 
 
@@ -311,7 +314,8 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
     cities = t.cities_of(seat)
     used, stack, size = t.stacks_used, TOKEN_STACK, STACK_SIZE
     pickers: dict[tuple[bool, bool], Callable[[tuple[Action, ...]], Sequence[Action]]] = {}
-    sites: dict[int, list[int]] = {}
+    merged: dict[bool, list[int]] = {}  # (by market: a fountain's or bath's are the others' by a lake)
+    sites = t.sites
 
     def buildable(kind: str, line: tuple[Action, ...]) -> Sequence[Action]:
         """The moves of ``line`` (a row of `placed`, by board index) on the sites of ``kind``."""
@@ -320,7 +324,14 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
         group = GROUP[kind]
         pick = pickers.get(group)
         if pick is None:
-            pick = pickers[group] = _picker(_sites(t, cities, *group, sites))
+            market, lake = group
+            hexes = merged.get(market)
+            if hexes is None:
+                hexes = merged[market] = _sites(t, cities, market, sites)
+            if lake:
+                water = t.lake
+                hexes = [i for i in hexes if i in water]
+            pick = pickers[group] = _picker(hexes)
         return pick(line)
 
     if p.action_cards > 0:

@@ -17,9 +17,9 @@ from .components import (
 )
 from .construction import add_building, found_city, found_source
 from .events import Events
-from .placement import Table, city_at_neighbour
+from .placement import WITHIN2, Table, city_at_neighbour
 from .politics_row import draw_for_pass, take_from_row
-from .state import City, GameState
+from .state import City, GameState, put
 from .turn import built_kind, card_cost
 from .words import N_, PHRASE
 
@@ -40,9 +40,9 @@ def apply_turn(state: GameState, seat: int, a: Action, ev: Events, t: Table | No
     p = state.players[seat]
     v = a.verb
     if v in ("gold", "found", "build"):
-        p.action_cards -= 1
+        put(p, "action_cards", p.action_cards - 1)
     if v == "gold":
-        p.gold += 2
+        put(p, "gold", p.gold + 2)
         ev.add("gold", N_("{name} takes 2 gold (now {gold})."), {"name": p.name, "gold": p.gold}, seat=seat)
         return
     if v == "found":
@@ -58,7 +58,7 @@ def apply_turn(state: GameState, seat: int, a: Action, ev: Events, t: Table | No
         return
     kind = built_kind(a)
     cost = card_cost(a)
-    p.gold -= cost
+    put(p, "gold", p.gold - cost)
     if kind is not None:
         _build(state, seat, kind, a, cost=cost, ev=ev, t=t)
     elif v == "golden":
@@ -131,11 +131,28 @@ def carry(t: Table, city: City, label: str, kind: str | None) -> None:
     **Decision**: a turn changes the board by one hex at most, so the next turn's search
     (`engine.decisions.open_decision`) starts from these lookups instead of making them again
     over every city (`Table.cities_of`); tests/test_engine_speed.py compares them with fresh
-    ones after every move of random games."""
+    ones after every move of random games. So for the building sites of each city found so far
+    (`Table.sites`): a hex taken changes those of the cities with a building at most 2 steps
+    from it (a site is next to its city, and no site is next to another city), which are
+    found again when next asked; and the cities of each seat (`Table.mine`), of which a new
+    castle changes its owner's."""
     d, i = t.__dict__, BOARD.index[label]
     occ = d.get("occ")
     if occ is not None:
         occ[i] = city
+    sites = d.get("sites")
+    if sites:
+        if occ is None:
+            sites.clear()
+        else:
+            for m in WITHIN2[i]:
+                c = occ.get(m)
+                if c is not None:
+                    sites.pop(c.id, None)
+    if kind is None:
+        mine = d.get("mine")
+        if mine:
+            mine.pop(city.owner, None)
     blocked = d.get("blocked")
     if blocked is not None and blocked | BOARD.within3_mask[i] != blocked:
         d["blocked"] = blocked | BOARD.within3_mask[i]

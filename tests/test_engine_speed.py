@@ -17,7 +17,23 @@ from typing import Any
 import pytest
 from pydantic import BaseModel, TypeAdapter
 
-from engine import Action, Event, Game, decisions, demolition, events, feeding, flow, relocation, turn_play
+from engine import (
+    Action,
+    Event,
+    Game,
+    cities,
+    construction,
+    decisions,
+    demolition,
+    events,
+    feeding,
+    flow,
+    relocation,
+    state,
+    turn_play,
+)
+from engine import game as game_module
+from engine.actions import among
 from engine.board import BOARD
 from engine.cities import city_at, hexes_of, occupancy, opposing_neighbours, reach, room
 from engine.components import (
@@ -32,9 +48,9 @@ from engine.components import (
 )
 from engine.decisions import IN_ORDER, canonical, options, problem
 from engine.events import Events
-from engine.placement import Table
+from engine.placement import Table, castle_sites, site_idx
 from engine.relocation import Near, cities_needing_preference, first_choices
-from engine.state import Building, Decision, GameState, new_building, turn_decision
+from engine.state import Building, City, Decision, GameState, new_building, turn_decision
 from engine.words import ENGLISH, PHRASE, Words, _value, told
 
 
@@ -161,9 +177,82 @@ def test_the_answers_found_in_canonical_order_need_no_sorting() -> None:
     assert asked.keys() == IN_ORDER and min(asked.values()) > 5
 
 
+def test_the_answers_picked_from_rows_or_kept_are_the_answers_made_afresh() -> None:
+    """A castle's answers are picked from a row of `engine.actions.placed`, a starvation's and a
+    demolition's kept as moves (`engine.decisions._starve_answers`, `_demolish_answers`): at
+    every position of random games, every pending decision's answers are the moves made afresh
+    from the sites or ways."""
+    asked: Counter[str] = Counter()
+    for g, _seat in random_games(6):
+        t = Table(g.state)
+        for d in g.pending_decisions():
+            answers = options(t, d)
+            if d.kind == "castle":
+                fresh = [Action("castle", hex=h) for h in castle_sites(Table(g.state))]
+            elif d.kind == "starve":
+                fresh = [Action("starve", hexes=hs) for hs in every_way_to_starve(g, d.seat, d.count)]
+            elif d.kind == "demolish":
+                city = decisions.decision_city(g.state, d)
+                hexes = tuple(b.hex for b in city.buildings)
+                ways = every_way_to_demolish(city.castle, hexes, demolition.excess_buildings(city))
+                fresh = [Action("demolish", hexes=hs) for hs in ways]
+            else:
+                continue
+            assert answers == fresh and all(type(a) is Action for a in answers)
+            asked[d.kind] += 1
+    assert min(asked[k] for k in ("castle", "starve", "demolish")) > 20, asked
+
+
+def test_the_lookups_written_as_plain_loops_answer_as_comprehensions() -> None:
+    """`has_market`, `population_limit`, `player_citizens`, `player_food` and
+    `Game.pending_seats` are plain loops (cheaper than generators): at positions of random
+    games they answer what the comprehensions do."""
+    checked = 0
+    for g, _seat in random_games(4):
+        st = g.state
+        assert g.pending_seats() == sorted({d.seat for d in st.pending})
+        areas = st.area_map()
+        for seat in range(st.n_players):
+            mine = [c for c in st.cities if c.owner == seat]
+            assert cities.player_citizens(st, seat) == sum(c.population for c in mine)
+            for harvest in (True, False):
+                food = sum(cities.city_food(areas, c, with_harvest=harvest) for c in mine)
+                assert cities.player_food(st, seat, with_harvest=harvest) == food
+        for city in st.cities:
+            kinds = {b.kind for b in city.buildings}
+            assert cities.has_market(city) == ("market" in kinds)
+            for adding in (None, *BUILDINGS):
+                with_it = kinds | ({adding} if adding else set())
+                limit = 5 if "market" not in with_it else 8 if not with_it & {"fountain", "bath"} else 10_000
+                assert cities.population_limit(city, adding=adding) == limit
+                checked += limit == 10_000
+    assert checked > 100
+
+
+def test_a_move_is_among_the_listed_moves_as_in_finds_it() -> None:
+    """`engine.actions.among` (the very object looked for first) answers as ``in``: for the
+    listed moves themselves, equal moves made again from their text, and moves not listed."""
+    checked = 0
+    for k, (g, seat) in enumerate(random_games(2)):
+        listed = g.legal_moves(seat)
+        for move in listed[:: 1 + k % 5]:
+            again = Action.parse(str(move))
+            assert again is not move
+            assert among(move, listed) and among(again, listed) == (again in listed)
+        for text in ("gold", "pass", "build farm I9", "poll 1 2", "master palace K5"):
+            move = Action.parse(text)
+            assert among(move, listed) == (move in listed)
+            checked += move in listed
+    assert checked > 50
+
+
 def test_the_opposing_neighbours_are_the_cities_within_reach() -> None:
+    """`opposing_neighbours`, and those a relocation phase finds with bit masks and keeps
+    (`engine.relocation.near`, one `Near` for every city of the position), are the cities of
+    other seats within reach, in founding order."""
     checked = 0
     for g, _seat in random_games(2):
+        known = Near()
         for city in g.state.cities:
             near = reach(city)
             expected = [
@@ -172,6 +261,8 @@ def test_the_opposing_neighbours_are_the_cities_within_reach() -> None:
                 if c.owner != city.owner and near & {BOARD.index[h] for h in hexes_of(c)}
             ]
             assert opposing_neighbours(g.state, city) == expected
+            for _ in range(2):
+                assert [id(c) for c in relocation.near(g.state, city, known)] == [id(c) for c in expected]
             checked += bool(expected)
     assert checked > 100
 
@@ -183,7 +274,7 @@ def test_a_relocation_steps_questions_answer_alike_with_the_neighbours_found_onc
         if state.phase != "relocation" or not state.relocation_queue:
             continue
         seat = state.relocation_queue[0]
-        known: Near = {}
+        known = Near()
         assert cities_needing_preference(state, seat, known) == cities_needing_preference(state, seat)
         assert first_choices(state, seat, known) == first_choices(state, seat)
         asked += bool(known)
@@ -194,6 +285,19 @@ def test_buildings_and_turns_made_without_validation_are_those_validation_makes(
     pairs: list[tuple[BaseModel, BaseModel]] = [
         (new_building("I9", "farm"), Building(hex="I9", kind="farm")),
         (turn_decision(2), Decision(seat=2, kind="turn")),
+        (state.new_decision(2, "castle"), Decision(seat=2, kind="castle")),
+        (
+            state.new_decision(0, "first", cities=["I9", "K5"]),
+            Decision(seat=0, kind="first", cities=["I9", "K5"]),
+        ),
+        (
+            state.new_decision(1, "prefer", city="I9", services=["culture", "health"]),
+            Decision(seat=1, kind="prefer", city="I9", services=["culture", "health"]),
+        ),
+        (
+            state.new_city(3, "Siena", 1, "I9", 2, 4),
+            City(id=3, name="Siena", owner=1, castle="I9", population=2, founded_year=4),
+        ),
     ]
     for made, validated in pairs:
         assert made == validated and made.model_fields_set == validated.model_fields_set
@@ -205,6 +309,43 @@ def test_buildings_and_turns_made_without_validation_are_those_validation_makes(
     one, other = turn_decision(1), turn_decision(1)
     one.cities.append("I9")
     assert other.cities == []
+
+
+def test_the_engines_decisions_and_cities_are_those_pydantic_validates(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`engine.state.new_decision` and `new_city` make, in random games (2-5 players, both
+    setups), what validation makes of the same fields: every kind of decision, every city."""
+    seen: Counter[str] = Counter()
+    decide, found = state.new_decision, state.new_city
+
+    def decision(seat: int, kind: Any, **given: Any) -> Decision:
+        made, validated = decide(seat, kind, **given), Decision(seat=seat, kind=kind, **given)
+        assert made == validated and made.model_fields_set == validated.model_fields_set
+        assert list(made.__dict__.items()) == list(validated.__dict__.items())
+        assert all(made.__dict__[k] is not v for k, v in given.items() if isinstance(v, list))
+        seen[kind] += 1
+        return made
+
+    def city(*fields: Any) -> City:
+        made = found(*fields)
+        validated = City(
+            **dict(zip(("id", "name", "owner", "castle", "population", "founded_year"), fields, strict=True))
+        )
+        assert made == validated and made.model_fields_set == validated.model_fields_set
+        assert list(made.__dict__.items()) == list(validated.__dict__.items())
+        seen["city"] += 1
+        return made
+
+    for module in (flow, decisions):
+        monkeypatch.setattr(module, "new_decision", decision)
+    monkeypatch.setattr(construction, "new_city", city)
+    for players in (2, 3, 4, 5):
+        for _ in played_games(8, players):
+            pass
+    assert min(seen[k] for k in ("castle", "first", "prefer", "demolish", "starve", "city")) > 0, seen
+    with pytest.raises(TypeError):
+        state.new_decision(1, "starve", hexes=["I9"])
 
 
 def test_a_relocation_turn_with_the_neighbours_found_once_does_what_a_fresh_look_does(
@@ -271,22 +412,32 @@ def test_a_turns_lookups_carried_to_the_next_turn_are_the_fresh_ones(monkeypatch
     """The lookups a turn leaves (`engine.decisions.Played`, kept up to date by
     `engine.turn_play.carry`) are, wherever the next turn is searched with them, what a new
     `Table` makes of that position (the same city objects on the same hexes, the same stacks,
-    the same hexes too near for a castle and castle sites);
+    the same hexes too near for a castle and castle sites, the same building sites of each
+    city kept and the same cities of each seat kept);
     and random games, 2-5 players, both setups, play out to the same legal moves, events and
     states as when every turn is searched with new lookups and a building finds its city
     without them."""
-    seen = {"carried": 0}
+    seen = {"carried": 0, "sites": 0, "mine": 0}
     made = decisions._lookups
 
     def checked(state: GameState, d: Decision, ev: Events) -> Table:
         t = made(state, d, ev)
         if isinstance(ev, decisions.Played) and t is ev.table:
             fresh, kept = Table(state), t.__dict__
-            made_now = [k for k in ("occ", "stacks_used", "blocked", "castle_idx") if k in kept]
+            lookups = ("occ", "stacks_used", "blocked", "castle_idx", "sites", "mine")
+            made_now = [k for k in lookups if k in kept]
             assert made_now
             for k in made_now:
                 if k == "occ":
                     assert {i: id(c) for i, c in kept[k].items()} == {i: id(c) for i, c in fresh.occ.items()}
+                elif k == "sites":
+                    by_id = {c.id: c for c in state.cities}
+                    assert kept[k] == {i: sorted(site_idx(fresh, by_id[i])) for i in kept[k]}
+                    seen["sites"] += len(kept[k])
+                elif k == "mine":
+                    ids = {seat: [id(c) for c in fresh.cities_of(seat)] for seat in kept[k]}
+                    assert {seat: [id(c) for c in cities] for seat, cities in kept[k].items()} == ids
+                    seen["mine"] += len(kept[k])
                 else:
                     assert kept[k] == getattr(fresh, k), k
             seen["carried"] += 1
@@ -312,7 +463,7 @@ def test_a_turns_lookups_carried_to_the_next_turn_are_the_fresh_ones(monkeypatch
     monkeypatch.setattr(decisions.Played, "carry", lambda self, t: None)
     monkeypatch.setattr(turn_play, "_joined", lambda t, seat, label: None)  # `city_at_neighbour`
     assert {players: every_step(players) for players in (2, 3, 4, 5)} == carried
-    assert seen["carried"] > 1000
+    assert seen["carried"] > 1000 and seen["sites"] > 1000 and seen["mine"] > 1000, seen
 
 
 def test_a_kept_search_of_any_decision_lists_what_a_fresh_search_lists(
@@ -394,6 +545,29 @@ def test_an_events_text_told_when_first_read_is_the_text_told_at_once(
     assert later > 1000
 
 
+def test_an_automatic_turns_event_told_later_is_the_one_told_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first event of a turn the engine played (`engine.decisions._say_only_move`) says so,
+    its text told when first read: in random games it is, field for field and set for set, the
+    event with the message and the text told at once assigned."""
+    say, checked = decisions._say_only_move, Counter[str]()
+
+    def compared(e: Event) -> None:
+        plain = e.model_copy(deep=True)
+        plain.message = decisions.AUTO_TURN[plain.message]
+        plain.text = told(ENGLISH, plain.message, plain.values)
+        say(e)
+        assert type(e.__dict__["text"]) is events.Later
+        assert e == plain and e.model_fields_set == plain.model_fields_set
+        assert list(e.__dict__.items()) == list(plain.__dict__.items())
+        checked[e.kind] += 1
+
+    monkeypatch.setattr(decisions, "_say_only_move", compared)
+    for players in (2, 5):
+        for _ in played_games(3, players):
+            pass
+    assert checked["gold"] > 5 and checked["pass"] > 50, checked
+
+
 def nothing_untold(found: Any) -> bool:
     """Whether no text not told yet (`engine.events.Later`) is in ``found``."""
     if isinstance(found, events.Later):
@@ -473,6 +647,10 @@ def test_the_ways_to_starve_kept_are_every_way_in_canonical_order() -> None:
                 expected = every_way_to_starve(g, seat, count)
                 assert feeding.starve_options(g.state, seat, count) == expected
                 assert feeding.starve_options(g.state, seat, count) == expected
+                moves = [Action("starve", hexes=hs) for hs in expected]
+                for _ in range(2):  # the answers kept as moves (`engine.decisions._starve_answers`)
+                    kept = decisions._starve_answers(feeding.starve_key(g.state, seat), count)
+                    assert list(kept) == moves and all(type(a) is Action for a in kept)
                 checked += bool(expected)
     assert checked > 1000
 
@@ -508,6 +686,9 @@ def test_the_ways_to_demolish_kept_are_every_connected_choice_sorted() -> None:
                 expected = every_way_to_demolish(city.castle, hexes, count)
                 assert list(demolition._demolitions(city.castle, hexes, count)) == expected
                 assert list(demolition._demolitions(city.castle, hexes, count)) == expected
+                moves = [Action("demolish", hexes=hs) for hs in expected]
+                for _ in range(2):  # the answers kept as moves (`engine.decisions._demolish_answers`)
+                    assert list(decisions._demolish_answers(city.castle, hexes, count)) == moves
                 checked += len(expected) > 1
             excess = demolition.excess_buildings(city)
             assert demolition.demolish_options(city) == (
@@ -583,3 +764,32 @@ def test_a_year_end_written_without_assignment_is_as_assigned() -> None:
             assert as_assigned(fast) == as_assigned(plain)
         checked += bool(grown) + bool(mine)
     assert checked > 50
+
+
+def test_the_fields_written_without_assignment_are_as_assigned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`engine.state.put` writes a field as pydantic's assignment does: random games (2-5
+    players, both setups) play out to the same legal moves, events and states, field for field
+    and set for set, as when every `put` assigns."""
+
+    def trace() -> list[Any]:
+        out: list[Any] = []
+        for players in (2, 3, 4, 5):
+            for seed in range(3):
+                rng = random.Random(seed)
+                g = Game.new(
+                    [f"P{i}" for i in range(players)],
+                    seed=seed,
+                    setup="beginner" if seed % 2 else "experienced",
+                )
+                while not g.is_over:
+                    seat = g.pending_seats()[0]
+                    moves = g.legal_moves(seat)
+                    played = g.play(seat, rng.choice(moves))
+                    out.append((moves, [as_assigned(e) for e in played], as_assigned(g.state)))
+        return out
+
+    fast = trace()
+    for module in (game_module, decisions, flow, turn_play, feeding, construction, relocation):
+        assert module.put is state.put  # type: ignore[attr-defined]
+        monkeypatch.setattr(module, "put", setattr)
+    assert trace() == fast
