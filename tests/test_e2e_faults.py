@@ -142,7 +142,9 @@ async def test_a_deleted_game_channel_pauses_the_game_without_a_crash_loop(
         await bot.tick()  # the clock leaves a paused game alone
         await bot.deliverer.settle()
         await asyncio.sleep(0.5)
-        assert len(fake.requests) == tries, "nothing more is tried in a channel that is gone"
+        # (other requests may still come late on a busy machine: the player's private answer, a DM)
+        again = [(verb, path) for verb, path in fake.requests[tries:] if f"/channels/{thread.id}" in path]
+        assert not again, f"nothing more is tried in a channel that is gone: {again}"
         fake.allow(rec)
     fake.check()
 
