@@ -60,24 +60,37 @@ def _demolitions(castle: str, hexes: tuple[str, ...], k: int) -> tuple[tuple[str
                 adj[i] |= bit[n]
             elif n == home:
                 roots |= 1 << i
-    keep = len(at) - k
     kept: list[int] = []
-
-    def grow(chosen: int, size: int, cands: int, banned: int) -> None:
-        if size == keep:
-            kept.append(chosen)
-            return
-        while cands:
-            v = cands & -cands
-            cands ^= v
-            grow(chosen | v, size + 1, cands | (adj[v.bit_length() - 1] & ~chosen & ~banned & ~v), banned)
-            banned |= v
-
-    grow(0, 0, roots, 0)
+    _grow(adj, len(at) - k, kept, 0, 0, roots, 0)
     every, labels = (1 << len(at)) - 1, BOARD.labels
     ways = [[at[i] for i in range(len(at)) if gone >> i & 1] for gone in [every & ~m for m in kept]]
     ways.sort()
     return tuple([tuple([labels[x] for x in way]) for way in ways])
+
+
+def _grow(
+    adj: list[int], keep: int, kept: list[int], chosen: int, size: int, cands: int, banned: int
+) -> None:
+    """`_demolitions`' search: each connected set of ``keep`` buildings that holds ``chosen``
+    (``size`` of them), may add ``cands`` and not ``banned``, into ``kept``.
+
+    **Decision**: a function of its own, as `engine.feeding._take` is: no cycle of garbage."""
+    if size == keep:
+        kept.append(chosen)
+        return
+    while cands:
+        v = cands & -cands
+        cands ^= v
+        _grow(
+            adj,
+            keep,
+            kept,
+            chosen | v,
+            size + 1,
+            cands | (adj[v.bit_length() - 1] & ~chosen & ~banned & ~v),
+            banned,
+        )
+        banned |= v
 
 
 def demolish_problem(city: City, hexes: tuple[str, ...]) -> Phrase | None:

@@ -57,21 +57,29 @@ def _ways(cities: tuple[tuple[str, int], ...], count: int) -> tuple[tuple[str, .
     for i in range(last, -1, -1):
         room[i] = room[i + 1] + cities[i][1]
     out: list[tuple[str, ...]] = []
-
-    def take(i: int, left: int, prefix: tuple[str, ...]) -> None:
-        castle, cap = cities[i]
-        if i == last:  # (asked only for what it holds)
-            out.append(prefix + (castle,) * left)
-            return
-        for m in range(min(cap, left), max(0, left - room[i + 1]) - 1, -1):
-            if m == left:
-                out.append(prefix + (castle,) * m)
-            else:
-                take(i + 1, left - m, prefix + (castle,) * m)
-
     if room[0] >= count:
-        take(0, count, ())
+        _take(cities, room, out, 0, count, ())
     return tuple(out)
+
+
+def _take(
+    cities: tuple[tuple[str, int], ...], room: list[int], out: list[tuple[str, ...]], i: int, left: int,
+    prefix: tuple[str, ...],
+) -> None:  # fmt: skip
+    """`_ways`' search from city ``i`` on, ``left`` citizens still to take after ``prefix``.
+
+    **Decision**: a function of its own, not one nested in `_ways` (which would refer to itself:
+    a cycle of garbage after each search, which the garbage collector must find, and whose
+    count sets it off: tests/test_engine_speed.py)."""
+    castle, cap = cities[i]
+    if i == len(cities) - 1:  # (asked only for what it holds)
+        out.append(prefix + (castle,) * left)
+        return
+    for m in range(min(cap, left), max(0, left - room[i + 1]) - 1, -1):
+        if m == left:
+            out.append(prefix + (castle,) * m)
+        else:
+            _take(cities, room, out, i + 1, left - m, prefix + (castle,) * m)
 
 
 def starve_problem(state: GameState, seat: int, count: int, hexes: tuple[str, ...]) -> Phrase | None:

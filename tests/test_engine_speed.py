@@ -7,6 +7,7 @@ through `Words`."""
 from __future__ import annotations
 
 import copy
+import gc
 import itertools
 import pickle
 import random
@@ -695,6 +696,30 @@ def test_the_ways_to_demolish_kept_are_every_connected_choice_sorted() -> None:
                 every_way_to_demolish(city.castle, hexes, excess) if excess else []
             )
     assert checked > 300
+
+
+def test_the_searches_leave_no_cycles_for_the_garbage_collector() -> None:
+    """A starvation's and a demolition's searches recurse in functions of their own
+    (`engine.feeding._take`, `engine.demolition._grow`), not nested ones: a nested function
+    that calls itself refers to itself, and such a cycle outlives the search until the garbage
+    collector finds it, which the cycles' count sets off. With the collector off, the searches
+    made afresh (not from their caches) and random games leave nothing for it to find (the
+    ways are those of the plain search: the tests above)."""
+    gc.collect()
+    gc.disable()
+    try:
+        for count in range(12):
+            for cities in ((("C4", 5),), (("C4", 3), ("H9", 4)), (("C4", 2), ("H9", 3), ("L2", 4))):
+                feeding._ways.__wrapped__(cities, count)
+        for g, _seat in random_games(3, players=4):
+            for city in g.state.cities:
+                hexes = tuple(b.hex for b in city.buildings)
+                if len(g.record().moves) % 7 == 0 and hexes:
+                    demolition._demolitions.__wrapped__(city.castle, hexes, 1)
+        left = gc.collect()
+    finally:
+        gc.enable()
+    assert left < 50  # (a few from elsewhere at most: a cycle a search leaves is 6 objects or more)
 
 
 def as_assigned(model: Any) -> Any:
