@@ -34,7 +34,6 @@ from .decisions import (
     VERB_KIND,
     Played,
     answers,
-    asked,
     canonical,
     default,
     options,
@@ -44,15 +43,15 @@ from .decisions import (
 from .errors import IllegalMove, IrreversibleMove
 from .events import Event, Events, first_reveal, what_became_known
 from .flow import advance
-from .placement import PHRASE_AND, Lookahead, Table
+from .placement import Lookahead, Table
 from .setup import beginner_castles, new_state
 from .state import Decision, GameState, SetupKind, put
 from .views import View, project
+from .waiting import PHRASE_THEN, waiting
 from .waste import waste
 from .words import ENGLISH, N_, PHRASE, Phrase, Words, chain, told
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 5
-PHRASE_THEN = N_("{first}; {second}")
 """Two parts of a list of clauses (who must act, and for what)."""
 
 
@@ -302,19 +301,8 @@ class Game:
 
     def waiting_for(self, words: Words = ENGLISH) -> str:
         """Who must act and for what, in a sentence (in ``words``' language)."""
-        said = self._waiting()
+        said = waiting(self.state)
         return told(words, said["message"], said["values"])
-
-    def _waiting(self) -> Phrase:
-        if self.is_over:
-            return PHRASE.t("The game is over.")
-        seats = dict.fromkeys(d.seat for d in self.state.pending)
-        parts = [
-            PHRASE.t("{name} to {asked}", name=self.state.players[s].name,
-                     asked=chain(PHRASE_AND, asked(self.state, s)))
-            for s in seats
-        ]  # fmt: skip
-        return PHRASE.t("Waiting for {seats}.", seats=chain(PHRASE_THEN, parts))
 
     # --- playing ------------------------------------------------------------------------
 
@@ -345,7 +333,7 @@ class Game:
             raise IllegalMove(N_("The game is over; no more moves can be made."))
         mine = self.pending_decisions(seat)
         if not mine:
-            raise IllegalMove(N_("It is not your turn. {waiting}"), waiting=self._waiting())
+            raise IllegalMove(N_("It is not your turn. {waiting}"), waiting=waiting(self.state))
         kind = VERB_KIND[action.verb]
         fitting = [d for d in mine if d.kind == kind]
         if not fitting:

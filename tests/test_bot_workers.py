@@ -380,7 +380,6 @@ def _resident_mib() -> float:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS")) / 1024
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc_trim, Linux's /proc")
 def test_a_trimmed_heap_gives_the_memory_of_freed_pictures_back() -> None:
     """What a drawing freed inside the heap (a block still in use above it) stays resident until
     the heap is trimmed (`worker_start.trim_heap`, after every `TRIM_EVERY`-th job)."""
