@@ -48,11 +48,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from loadgen import Driver, Meter, StandInDiscord, Table
 
 from bot.client.sender import DiscordSender
-from bot.service import summary
+from bot.service.commit import Made, move_row
 from bot.service.context import Context
 from bot.service.delivery import Deliverer
 from bot.service.workers import ProcessWorkers, workers_for
-from bot.storage.rows import MoveRow
 from engine import Game
 
 SAMPLE = 0.5
@@ -165,17 +164,12 @@ async def played_on(svc: Context, table: Table, share: float, rnd: random.Random
         whole.play(*moves[-1])
     game = Game.restore(row.snapshot, row.record)
     made = [
-        (seat, str(move), game.play(seat, move))
+        Made(seat, move, game.play(seat, move))
         for seat, move in moves[: min(len(moves) - 1, int(share * len(moves)))]
     ]
     if not made:
         return
-    rows = []
-    for number, (seat, text, events) in enumerate(made, start=row.version + 1):
-        public = summary.public(events)
-        line, reveals = summary.summary_line(events), any(e.reveals for e in events)
-        kept = [(e.kind, e.text) for e in public], [(e.message, e.values) for e in public]
-        rows.append(MoveRow(number, seat, text, line, reveals=reveals, events=kept[0], messages=kept[1]))
+    rows = [move_row(number, m) for number, m in enumerate(made, start=row.version + 1)]
     stored = await svc.storage.moves.commit_moves(
         row.id, based_on=row.version, moves=rows, record=game.record().model_dump(mode="json"),
         snapshot=game.snapshot(), status="active", highlight=[], secrets=[], now=svc.now(),

@@ -71,6 +71,22 @@ async def bot_moves(
     return [Made(seat, move, game.play(seat, move), auto=True, how=how) for seat, move, how in planned]
 
 
+def move_row(number: int, m: Made) -> MoveRow:
+    """The move log's entry of ``m``, the game's move ``number``: its public events (their texts, and
+    their messages to tell them in a reader's language) and its one-line summary."""
+    public = summary.public(m.events)
+    return MoveRow(
+        number,
+        m.seat,
+        str(m.action),
+        summary.summary_line(m.events),
+        m.auto,
+        reveals=any(e.reveals for e in m.events),
+        events=[(e.kind, e.text) for e in public],
+        messages=[(e.message, e.values) for e in public],
+    )
+
+
 def fresh_clocks(
     ctx: Context, row: GameRow, game: Game, seats: list[SeatRow], gone: Collection[int] = ()
 ) -> list[Clock]:
@@ -102,19 +118,7 @@ async def commit(
     year = game.state.year  # the secrets' year (as `View.year`, without drawing a view)
     rows, notes = [], []
     for k, m in enumerate(made, start=row.version + 1):
-        public = summary.public(m.events)
-        rows.append(
-            MoveRow(
-                k,
-                m.seat,
-                str(m.action),
-                summary.summary_line(m.events),
-                m.auto,
-                reveals=any(e.reveals for e in m.events),
-                events=[(e.kind, e.text) for e in public],
-                messages=[(e.message, e.values) for e in public],
-            )
-        )
+        rows.append(move_row(k, m))
         notes += [
             Secret(e.private_to, year, k, e.kind, e.text, e.message, e.values)
             for e in m.events
