@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from fakediscord import FakeDiscord, FakeUser
+from fakediscord import FakeDiscord, FakeMessage, FakeUser
 from fakediscord.fixtures import fake_discord
 from test_e2e_support import Table, answer, citta_bot, posts_after
 
@@ -159,7 +159,13 @@ async def test_a_game_whose_thread_was_deleted_goes_on_in_another_channel_with_i
         assert not note.attachments, "the held turn post brought the board"
         row = await bot.service.storage.games.game(table.game_id)
         assert row is not None and (row.channel, row.paused) == (fake.channel.id, None)
-        told = [m for p in (alice, bob) for m in fake.dms(p) if "is paused" in m.text]
+
+        def paused_dms() -> list[FakeMessage]:  # sent from the outbox: on a busy machine they may come later
+            return [m for p in (alice, bob) for m in fake.dms(p) if "is paused" in m.text]
+
+        await fake.wait_for(lambda: len(paused_dms()) >= 2)
+        await asyncio.sleep(0.2)  # (a third would come now)
+        told = paused_dms()
         assert len(told) == 2 and all(_status(fake) in m.text for m in told), "each told once, by DM"
 
         for player in (alice, bob):  # the game is played on where it now is
