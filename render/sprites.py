@@ -286,19 +286,59 @@ def _cut(sprite: Image.Image) -> tuple[Part, ...]:
 
 
 ROUNDED = 32
-"""Rounded rectangles kept: a player's panel is one (1 MB at a phone's width), of a height and colour
-that change with the game, so 256 filled a worker by 60 MB over thousands of posts for few hits;
-32 keep those of the last posts (drawing one again takes a few milliseconds)."""
+"""Rounded rectangles kept whole: only those too small to be drawn from their corners (`_corners`),
+which are small (a badge, a chip); a player's panel is drawn from its corners."""
+CORNERS = 64
+"""Rounded rectangles' corners kept (`_corners`): one per radius, outline and colours, a few kB each."""
 
 
-@lru_cache(maxsize=ROUNDED)
-def _rounded(w: int, h: int, radius: int, fill: RGB | None, outline: RGB | None, width: int) -> Image.Image:
+def _whole(w: int, h: int, radius: int, fill: RGB | None, outline: RGB | None, width: int) -> Image.Image:
+    """A rounded rectangle drawn whole: supersampled 2×, then averaged."""
     s = 2
     img = Image.new("RGBA", (w * s, h * s), (0, 0, 0, 0))
     ImageDraw.Draw(img).rounded_rectangle(
         (0, 0, w * s - 1, h * s - 1), radius=radius * s, fill=fill, outline=outline, width=width * s
     )
     return img.resize((w, h), Image.Resampling.BOX)
+
+
+_rounded = lru_cache(maxsize=ROUNDED)(_whole)
+
+
+Corners = tuple[int, tuple[Image.Image, ...], tuple[Image.Image, ...], tuple[int, ...]]
+"""`_corners`' answer: the corners' size ``k``; the four corners (top left, top right, bottom left,
+bottom right); the straight edges' cross-sections (top and bottom: a column ``k`` high; left and
+right: a row ``k`` wide); the middle's colour (RGBA)."""
+
+
+def corner_size(radius: int, width: int) -> int:
+    """The size of a rounded rectangle's corners drawn apart (`_corners`): past the arc and the
+    outline, everything is straight."""
+    return max(radius, width) + 2
+
+
+@lru_cache(maxsize=CORNERS)
+def _corners(radius: int, fill: RGB | None, outline: RGB | None, width: int) -> Corners:
+    """The parts of any rounded rectangle of these corners, cut from the smallest one drawn whole
+    (``2k + 1`` px square: its corners, then one straight column and row between them).
+
+    A rounded rectangle drawn whole (`_whole`) is the same
+    pixels: its corners are drawn from its own corner, its outline is whole pixels wide, so its
+    straight edges are the same cross-section from end to end and its middle one colour
+    (tests/test_render_parts.py compares them)."""
+    k = corner_size(radius, width)
+    n = 2 * k + 1
+    sheet = _whole(n, n, radius, fill, outline, width)
+    corners = tuple(sheet.crop((x, y, x + k, y + k)) for y in (0, k + 1) for x in (0, k + 1))
+    edges = (
+        sheet.crop((k, 0, k + 1, k)),
+        sheet.crop((k, k + 1, k + 1, n)),
+        sheet.crop((0, k, k, k + 1)),
+        sheet.crop((k + 1, k, n, k + 1)),
+    )
+    middle = sheet.getpixel((k, k))
+    assert isinstance(middle, tuple)
+    return k, corners, edges, middle
 
 
 def rounded(
@@ -309,12 +349,35 @@ def rounded(
     outline: RGB | None = None,
     width: int = 1,
 ) -> None:
-    """A smooth rounded rectangle on ``base`` (cached per size and colours)."""
+    """A smooth rounded rectangle on ``base``: the same pixels as one drawn whole (`_rounded`)
+    and blended by its alpha, drawn from its corners (`_corners`) when it is large enough (a
+    player's panel drawn whole took a few milliseconds and 1 MB of cache at a phone's width)."""
     x0, y0 = round(box[0]), round(box[1])
     w, h = round(box[2]) - x0, round(box[3]) - y0
     if w < 2 or h < 2:
         return
-    sprite = _rounded(
-        w, h, max(1, min(round(radius), w // 2, h // 2)), fill, outline, width if outline else 0
-    )
-    blit(base, sprite, (x0, y0))
+    r = max(1, min(round(radius), w // 2, h // 2))
+    width = width if outline else 0
+    k = corner_size(r, width)
+    if w <= 2 * k or h <= 2 * k:
+        blit(base, _rounded(w, h, r, fill, outline, width), (x0, y0))
+        return
+    k, corners, edges, middle = _corners(r, fill, outline, width)
+    x1, y1 = x0 + w - k, y0 + h - k
+    for part, xy in zip(corners, ((x0, y0), (x1, y0), (x0, y1), (x1, y1)), strict=True):
+        base.paste(part, xy, part)
+    across, down = w - 2 * k, h - 2 * k
+    top, bottom, left, right = edges
+    for part, size, xy in (
+        (top, (across, k), (x0 + k, y0)),
+        (bottom, (across, k), (x0 + k, y1)),
+        (left, (k, down), (x0, y0 + k)),
+        (right, (k, down), (x1, y0 + k)),
+    ):
+        strip = part.resize(size, Image.Resampling.NEAREST)
+        base.paste(strip, xy, strip)
+    if middle[3] == 255:
+        base.paste(middle if base.mode == "RGBA" else middle[:3], (x0 + k, y0 + k, x1, y1))
+    elif middle[3]:
+        patch = Image.new("RGBA", (across, down), middle)
+        base.paste(patch, (x0 + k, y0 + k), patch)

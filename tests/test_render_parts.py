@@ -166,3 +166,27 @@ def test_a_sprite_blitted_over_a_plain_colour_is_the_sprite_blended_there() -> N
             sprites.blit_over(blitted, tile, (33, 41), under)
             assert blitted.tobytes() == pasted.tobytes(), under
     assert set(tile.info["citta_flat"]) == {(242, 236, 224), (10, 120, 200)}
+
+
+def test_a_rounded_rectangle_drawn_from_its_corners_is_the_one_drawn_whole() -> None:
+    rng = random.Random(5)
+    colours = [None, (250, 240, 220), (40, 40, 40), (200, 30, 30)]
+    from_corners = 0
+    for _ in range(300):
+        radius = rng.uniform(0.5, 40)
+        x0, y0 = rng.uniform(-20, 150), rng.uniform(-20, 100)
+        box = (x0, y0, x0 + rng.uniform(2, 260), y0 + rng.uniform(2, 160))
+        fill, outline, width = rng.choice(colours), rng.choice(colours), rng.randint(1, 9)
+        for mode in ("RGB", "RGBA"):
+            base = Image.new(mode, (320, 220), (10, 120, 200, 160))
+            ImageDraw.Draw(base).line((0, 0, 320, 220), fill=(255, 255, 0, 90), width=13)
+            drawn, whole = base.copy(), base.copy()
+            sprites.rounded(drawn, box, radius, fill, outline, width)
+            x, y = round(box[0]), round(box[1])
+            w, h = round(box[2]) - x, round(box[3]) - y
+            r = max(1, min(round(radius), w // 2, h // 2))
+            shape = sprites._rounded(w, h, r, fill, outline, width if outline else 0)
+            sprites.blit(whole, shape, (x, y))
+            assert drawn.tobytes() == whole.tobytes(), (mode, box, radius, fill, outline, width)
+        from_corners += min(w, h) > 2 * sprites.corner_size(r, width if outline else 0)
+    assert from_corners > 150  # most were drawn from their corners
