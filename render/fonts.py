@@ -16,6 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from .geometry import nearest
 from .palette import RGB
+from .stash import stashed
 
 Font = ImageFont.FreeTypeFont
 FACE = Path(__file__).with_name("typeface") / "Aileron-Regular.ttf"
@@ -112,9 +113,10 @@ def shorten(text: str, size: int, room: float) -> str:
     return text + "."
 
 
-@lru_cache(maxsize=1024)
+@stashed(maxsize=1024)
 def _mask(s: str, size: int, anchor: str, stroke: int) -> tuple[Image.Image, int, int]:
-    """The coverage mask of ``s`` and its offset from the anchor point (cached)."""
+    """The coverage mask of ``s`` and its offset from the anchor point (cached; kept in the warm-up
+    file: a first post draws a hundred texts)."""
     f = font(size)
     left, top, right, bottom = (int(v) for v in f.getbbox(s, anchor=anchor, stroke_width=stroke))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)

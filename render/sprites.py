@@ -148,15 +148,23 @@ def castle_tile(seat: int, tag: str, radius: float, size: int = 0) -> Image.Imag
 
 @lru_cache(maxsize=128)
 def _castle_tile(seat: int, tag: str, radius: float, size: int) -> Image.Image:
+    out = castle_base(seat, radius).copy()
+    out.info = {}  # (the bands `blit` cut are the tile's own)
+    centre = (out.width / 2, out.height / 2 + radius * 0.12)
+    fonts.text(out, centre, tag, size, text_on(player(seat)), anchor="mm", bold=True)
+    return out
+
+
+@stashed(maxsize=8 * len(PLAYER))
+def castle_base(seat: int, radius: float) -> Image.Image:
+    """A castle without its owner's tag (the players' initials differ from game to game), kept at
+    the sizes of every picture: the board's, the overview's, the close-ups', the table's."""
     img, c, r = _canvas(radius)
     colour = player(seat)
     _tile(img, c, r, seat, shade(colour, 0.55))
     d = ImageDraw.Draw(img)
     castle(Pen(d, (c[0], c[1] - r * 0.12), r * 0.6), colour)
-    out = _finish(img)
-    centre = (out.width / 2, out.height / 2 + radius * 0.12)
-    fonts.text(out, centre, tag, size, text_on(colour), anchor="mm", bold=True)
-    return out
+    return _finish(img)
 
 
 @stashed(maxsize=8)
@@ -317,7 +325,7 @@ def corner_size(radius: int, width: int) -> int:
     return max(radius, width) + 2
 
 
-@lru_cache(maxsize=CORNERS)
+@stashed(maxsize=CORNERS)
 def _corners(radius: int, fill: RGB | None, outline: RGB | None, width: int) -> Corners:
     """The parts of any rounded rectangle of these corners, cut from the smallest one drawn whole
     (``2k + 1`` px square: its corners, then one straight column and row between them).

@@ -5,11 +5,11 @@ it needs of it instead of drawing it (`render.warmup.warm_start`).
 
 The functions whose results may be kept are cached with `stashed` (an ``lru_cache`` that, on a
 miss, first takes the value read by `load`, if there is one). All of the file is read at once,
-at start-up (some 60 MB of pixels from 2 MB: 0.07 s of CPU): a worker that read it holds and
-finds what one that drew it would, so its first boards are as quick, and a damaged file is known
-before any job. (Reading each value only when first asked for would start a worker 0.06 s sooner
-and hold less memory, but add about 0.1 ms of CPU to a post for each tile it reads, and a first
-post reads dozens: a restart's first boards would be the slower for it.)
+at start-up (some 57 MB of pixels from under 3 MB: a tenth of a second of CPU): a worker that
+read it holds and finds what one that drew it would, so its first boards are as quick, and a
+damaged file is known before any job. (Reading each value only when first asked for would start
+a worker 0.06 s sooner and hold less memory, but add about 0.1 ms of CPU to a post for each tile
+it reads, and a first post reads dozens: a restart's first boards would be the slower for it.)
 `record` notes every value they compute; `save` writes those (`render.stash_file`: JSON and raw
 pixels, never code, in a private folder).
 

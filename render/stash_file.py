@@ -43,12 +43,12 @@ PREFIX = "render-"
 SUFFIX = ".stash"
 MAX_BYTES = 24 * 2**20
 """The most pixels a file may hold (24 MiB compressed): `write` leaves out the images past it, a
-reader refuses a file that holds more. A game worker's warm-up takes about 2 MiB (60 MB raw)."""
+reader refuses a file that holds more. A game worker's warm-up takes under 3 MiB (57 MB raw)."""
 MAX_INDEX = 2**20
 """The most its index may take (1 MiB; a game worker's warm-up takes some 100 kB)."""
 LEVEL = 1
 """ISA-L's level (0–3): 1, as the pixels are read while a worker draws (the tiles are mostly
-transparent or flat: the 60 MB of a game worker's warm-up take about 2 MB)."""
+transparent or flat: the 57 MB of a game worker's warm-up take under 3 MB)."""
 INFLATE_ERROR = cast("type[Exception]", isal_zlib.error)
 """What ISA-L raises for a stream that is not whole (its stubs do not say it is an exception)."""
 STALE_TEMP = 3600.0

@@ -3,12 +3,14 @@ even the first board after a restart quick."""
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 from PIL import Image
 
 from engine.board import BOARD
 from engine.components import POLITICS_TITLES
+from i18n import LANGUAGES
 
 from . import captions, closeup, fonts, sprites, stash
 from .cards import card_sprite
@@ -20,7 +22,8 @@ from .landscape import hex_sprite, label_size, path_tile
 from .overview import draw_overview
 from .palette import INK, PLAYER
 from .png_palette import palette_image
-from .samples import new_game
+from .post import render_post
+from .samples import at, new_game, play
 from .terrain import KINDS, ZOOM_KINDS, area_tile, zoom_tile
 
 
@@ -60,9 +63,12 @@ def warm_start(folder: Path | None, phone: int = PHONE_WIDTH) -> bool:
     ``folder`` (`stash`) when there is one for this renderer, else drawn and kept there for the
     next worker; whether it was read. None: no file.
 
-    Reading the file takes under a tenth of a second of CPU, against a second and a half to draw
-    it all; the fonts and the panel's parts that `warm_phone`'s sample posts warm are left to the
-    first job (after a restart, `bot.service.predraw`'s, which nobody waits for). Nothing is drawn at the
+    Reading the file takes about a tenth of a second of CPU, against two seconds to draw it all.
+    While it is drawn, sample posts of a game in every language (`sample_posts`) are drawn too,
+    so that the file also keeps what any game's first post would draw again: its texts, its panels'
+    corners, castles without their tags (a restarted worker's first post: about 150 ms of CPU
+    without them, 115 with them); what is left to the first job is the game's own (after a restart,
+    `bot.service.predraw`'s, which nobody waits for). Nothing is drawn at the
     full width (`REF_WIDTH`): posters and replays go to the workers' `aside` lane, whose worker
     also runs `warm`. The pictures drawn are the same whether the file was there or not."""
     if folder is not None and stash.load(folder):
@@ -73,8 +79,20 @@ def warm_start(folder: Path | None, phone: int = PHONE_WIDTH) -> bool:
     palette_image()
     warm_phone(phone)
     if folder is not None:
+        sample_posts()
         stash.save(folder)
     return False
+
+
+def sample_posts() -> None:
+    """Turn posts of a sample game in its second year, in every language: drawn while the
+    warm-up is recorded, so that the file keeps what any game's posts draw too — the texts of the
+    table's headings, numbers and words, its panels' corners, castles without their tags."""
+    game = new_game(len(PLAYER), seed=0, setup="experienced")
+    play(game, random.Random(0), at(2, 1))
+    seat = game.pending_seats()[0]
+    for lang in LANGUAGES:
+        render_post(game.view(None), focus=seat, lang=lang)
 
 
 def warm_phone(width: int = PHONE_WIDTH) -> None:
@@ -95,6 +113,7 @@ def warm_phone(width: int = PHONE_WIDTH) -> None:
                 for kind in ICONS:
                     sprites.building(kind, seat, r)
                 sprites.site(seat, r)
+                sprites.castle_base(seat, r)
             sprites.ring(r)
             hex_sprite(True, r)
             hex_sprite(False, r)

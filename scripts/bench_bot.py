@@ -19,8 +19,8 @@ Usage: python scripts/bench_bot.py [MOVES] [READY]
    made before then waits for a worker's start-up (imports, then `render.warm_start`: about a
    third of a second of CPU when it reads what the first workers of step 1 kept in the bench's
    folder, `render.stash`; nearly two without it, as at the very first start). The bench's
-   workers also import this script again (``spawn`` runs the main module's imports: 0.09 s of
-   CPU), which ``python -m bot``'s do not.
+   workers run this script again (``spawn`` runs the main module as ``__mp_main__``) but skip its
+   imports, as ``python -m bot``'s workers import no main module.
 """
 
 from __future__ import annotations
@@ -37,16 +37,22 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.results import User
-from bot.service import advance as svc_advance
-from bot.service import lobby as svc_lobby
-from bot.service import moves as svc_moves
-from bot.service import predraw as svc_predraw
-from bot.service.context import Context
-from bot.service.workers import ProcessWorkers
-from engine import Game
+if __name__ != "__mp_main__":
+    # A worker process (``spawn``) runs this script again as ``__mp_main__`` before its start-up: it
+    # needs none of these (the bot's workers import no main module: ``python -m bot`` runs a
+    # package's ``__main__``, which ``spawn`` leaves alone), and importing them cost a restarted
+    # worker about a quarter of a second of CPU that the bot's workers do not spend.
+    from bot.results import User
+    from bot.service import advance as svc_advance
+    from bot.service import lobby as svc_lobby
+    from bot.service import moves as svc_moves
+    from bot.service import predraw as svc_predraw
+    from bot.service.context import Context
+    from bot.service.workers import ProcessWorkers
+    from engine import Game
 
-HUMAN = User(1, "Ann")
+    HUMAN = User(1, "Ann")
+
 PROBE = 0.005
 WARM_MOVES = 5
 

@@ -284,3 +284,29 @@ def test_a_worker_that_reads_the_kept_warm_up_draws_the_same_posts_as_one_that_d
     assert hashlib.sha256(b"").hexdigest() not in (without[1],)
     (path,) = tmp_path.iterdir()
     assert path.stat().st_size < 8 * 2**20, "a few MB, well under the bound"
+
+
+SAMPLE_AGAIN = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    import render
+    from render import stash, warmup
+    assert render.warm_start(Path(sys.argv[1]))
+    stash.record()  # from now on, every value computed rather than read is noted
+    warmup.sample_posts()
+    print(sorted({call.split('"')[1] for call in stash._recorded}))
+    """
+)
+
+
+def test_a_worker_that_reads_the_kept_warm_up_computes_no_text_corner_or_castle_of_a_sample_post(
+    tmp_path: Path,
+) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    posts_in_a_fresh_process(tmp_path)  # draws the warm-up and keeps it
+    computed = subprocess.run(
+        [sys.executable, "-c", SAMPLE_AGAIN, str(tmp_path)],
+        capture_output=True, text=True, check=True, env=env, cwd=ROOT,
+    ).stdout.strip()  # fmt: skip
+    assert computed == "[]", "the sample posts, in every language, find everything they keep in the file"
