@@ -7,7 +7,9 @@ import asyncio
 import contextlib
 import os
 import statistics
+import subprocess
 import sys
+import textwrap
 import time
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
@@ -21,6 +23,7 @@ from bot.service import moves as svc_moves
 from bot.service import worker_start
 from bot.service import workers as workers_module
 from bot.service.context import Context
+from bot.service.worker_start import WORKER_NICENESS
 from bot.service.workers import ASIDE_NICENESS, ProcessWorkers
 
 LAG_LIMIT = 0.020
@@ -418,5 +421,38 @@ async def test_the_bots_own_heap_is_trimmed_after_every_so_many_finished_jobs(
         for _ in range(5):
             await workers.call(os.getpid)
         assert trims == [1, 1]
+    finally:
+        workers.close()
+
+
+WARM_AT = textwrap.dedent(
+    """
+    import os, sys
+    import render
+    from bot.service.worker_start import warm_worker
+    base, seen = os.nice(0), []
+    render.warm_start = lambda cache: seen.append(os.nice(0) - base)
+    warm_worker(os.getppid(), int(sys.argv[1]), None, sys.argv[2] == "first")
+    print(seen[0], os.nice(0) - base)
+    """
+)
+
+
+@pytest.mark.parametrize(("warm_first", "while_warming"), [(True, 0), (False, WORKER_NICENESS)])
+def test_a_games_worker_warms_at_the_bots_priority_and_then_yields(
+    warm_first: bool, while_warming: int
+) -> None:
+    out = subprocess.run(
+        [sys.executable, "-c", WARM_AT, str(WORKER_NICENESS), "first" if warm_first else "-"],
+        capture_output=True, text=True, check=True, cwd=Path(__file__).resolve().parent.parent,
+    ).stdout.split()  # fmt: skip
+    assert out == [str(while_warming), str(WORKER_NICENESS)]
+
+
+async def test_a_games_worker_runs_its_jobs_at_its_lower_priority() -> None:
+    workers = ProcessWorkers(1)
+    await workers.start()
+    try:
+        assert await workers.call(os.nice, 0) == os.nice(0) + WORKER_NICENESS
     finally:
         workers.close()

@@ -128,11 +128,13 @@ class ProcessWorkers:
         """Jobs with a key that ran."""
 
     def _new_pool(self, niceness: int = WORKER_NICENESS) -> ProcessPoolExecutor:
+        """A pool of one worker that runs at ``niceness`` (a game's worker warms before it yields:
+        `warm_worker`)."""
         return ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
             initializer=warm_worker,
-            initargs=(os.getpid(), niceness, self.cache),
+            initargs=(os.getpid(), niceness, self.cache, niceness == WORKER_NICENESS),
         )
 
     async def aside(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
