@@ -14,6 +14,7 @@ import os
 import sys
 
 from bot.config import ConfigError, check_database, load_settings, setup_logging
+from bot.service.workers import ProcessWorkers, bot_workers
 from bot.storage.backends import passwords, shown
 
 log = logging.getLogger("bot")
@@ -34,11 +35,14 @@ def main() -> None:
         _say(str(e))
         sys.exit(2)
     setup_logging(settings.log_level, settings.token, *passwords(settings.db_path))
+    workers = bot_workers(settings)
+    if isinstance(workers, ProcessWorkers):
+        workers.spawn()  # they warm while discord.py is imported and the bot logs in
     from bot.client.startup import fatal_reason, run  # discord.py is imported only once the settings are fine
 
     log.info("Starting La Città bot (database %s)", shown(settings.db_path))
     try:
-        asyncio.run(run(settings))
+        asyncio.run(run(settings, workers))
     except KeyboardInterrupt:  # where the loop cannot handle signals (Windows)
         pass
     except Exception as e:  # logged through the redacting handler, then a non-zero exit

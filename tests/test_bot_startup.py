@@ -11,6 +11,7 @@ import os
 import re
 import signal
 import socket
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -223,3 +224,32 @@ async def test_sigterm_while_connected_closes_the_gateway_and_exits_0(tmp_path: 
     assert bot.at("WARNING", "ERROR", "CRITICAL") == []
     assert bot.lines[-1].endswith("bot: Stopped.")
     assert (tmp_path / "citta.db").is_file()
+
+
+SPAWN_SEEN = """
+import sys
+from bot.service import workers
+def spawn(self):
+    print("discord" in sys.modules, self.processes, flush=True)
+    sys.exit(0)
+workers.ProcessWorkers.spawn = spawn
+from bot.__main__ import main
+main()
+"""
+
+
+def test_the_workers_start_before_discord_py_is_imported(tmp_path: Path) -> None:
+    """They warm while the bot imports discord.py (a quarter of a second of CPU) and logs in."""
+    environ = {
+        "PYTHONPATH": str(ROOT), "DISCORD_TOKEN": TOKEN, "CITTA_DB": str(tmp_path / "citta.db"),
+        "CITTA_WORKERS": "2", "PATH": os.environ.get("PATH", ""),
+    }  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", SPAWN_SEEN],
+        cwd=tmp_path,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout.split()) == (0, ["False", "2"]), done.stderr

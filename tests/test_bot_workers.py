@@ -456,3 +456,16 @@ async def test_a_games_worker_runs_its_jobs_at_its_lower_priority() -> None:
         assert await workers.call(os.nice, 0) == os.nice(0) + WORKER_NICENESS
     finally:
         workers.close()
+
+
+async def test_workers_started_before_the_event_loop_are_the_ones_that_take_the_jobs() -> None:
+    workers = ProcessWorkers(2)
+    workers.spawn()  # as ``python -m bot`` does, before it imports discord.py
+    early = set(workers.pids())
+    try:
+        assert len(early) == 2, "both processes are started at once"
+        await workers.start()
+        assert set(workers.pids()) == early
+        assert {await workers.call_near(k, os.getpid) for k in range(8)} <= early
+    finally:
+        workers.close()

@@ -152,9 +152,10 @@ class CittaBot(commands.AutoShardedBot):
         return self._deliverer
 
     async def login(self, token: str) -> None:
-        """Start and warm the worker processes, then log in: they warm (a second and a half of CPU
-        each) while the bot logs in, syncs its commands and connects to the gateway, so the first
-        board after a restart is drawn by a warm worker (at ``on_ready`` it came seconds late)."""
+        """Start and warm the worker processes (or wait for those ``python -m bot`` started before
+        it imported discord.py: `ProcessWorkers.spawn`), then log in: they warm while the bot logs
+        in, syncs its commands and connects to the gateway, so the first board after a restart is
+        drawn by a warm worker (at ``on_ready`` it came seconds late)."""
         if isinstance(self.workers, ProcessWorkers):
             self._spawn(self.workers.start())
         await super().login(token)

@@ -23,8 +23,7 @@ import discord
 
 from bot.client.bot import CittaBot
 from bot.config import Settings
-from bot.service.worker_start import cache_folder
-from bot.service.workers import workers_for
+from bot.service.workers import Workers, bot_workers
 from bot.web.server import WebServer
 
 log = logging.getLogger("bot")
@@ -67,16 +66,17 @@ def fatal_reason(error: BaseException) -> str | None:
     return None
 
 
-async def serve(settings: Settings, web: WebServer | None = None) -> None:
+async def serve(settings: Settings, web: WebServer | None = None, workers: Workers | None = None) -> None:
     """Log in and run until the bot is closed; a fresh client for each try while Discord is unreachable
-    (each attached to the web server ``web``, when there is one)."""
+    (each attached to the web server ``web``, when there is one). The first try's client takes
+    ``workers`` when given (started early: `bot.__main__`); each client closes its own."""
     discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice, so no warning about it
     delays = retry_delays()
-    kept = settings.render_cache or cache_folder(settings.db_path)  # the workers' warm-up
     for attempt in itertools.count(1):
+        first, workers = workers, None
         async with CittaBot(
             db_path=settings.db_path, dev_guild=settings.dev_guild, shard_count=settings.shard_count,
-            shard_ids=settings.shard_ids, workers=workers_for(settings.workers, settings.worker_memory, kept),
+            shard_ids=settings.shard_ids, workers=first or bot_workers(settings),
             lobbies_per_member=settings.lobbies_per_member, lobby_days=settings.lobby_days, web=web,
         ) as bot:  # fmt: skip
             try:
@@ -103,21 +103,26 @@ def _on_signals(loop: asyncio.AbstractEventLoop, callback: Callable[[signal.Sign
     return handled
 
 
-async def run(settings: Settings) -> None:
+async def run(settings: Settings, workers: Workers | None = None) -> None:
     """Run the bot until it closes or a stop signal comes; raises what ended it otherwise. The web
     server (``CITTA_WEB_PORT``) is started first and stopped last: ``/healthz`` answers while the
-    bot waits for Discord, and ``/readyz`` says what it waits for."""
+    bot waits for Discord, and ``/readyz`` says what it waits for. ``workers``: already started
+    (`bot.__main__`); closed here if the bot never took them."""
     web = WebServer(settings.web) if settings.web is not None else None
-    if web is not None:
-        await web.start()
     try:
-        await _run(settings, web)
-    finally:
         if web is not None:
-            await web.stop()
+            await web.start()
+        try:
+            await _run(settings, web, workers)
+        finally:
+            if web is not None:
+                await web.stop()
+    finally:
+        if workers is not None:
+            workers.close()  # (closed already by a bot that took them: closing again does nothing)
 
 
-async def _run(settings: Settings, web: WebServer | None) -> None:
+async def _run(settings: Settings, web: WebServer | None, workers: Workers | None) -> None:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
 
@@ -127,7 +132,7 @@ async def _run(settings: Settings, web: WebServer | None) -> None:
             stop.set()
 
     handled = _on_signals(loop, on_signal)
-    bot_task = asyncio.create_task(serve(settings, web))
+    bot_task = asyncio.create_task(serve(settings, web, workers))
     stop_task = asyncio.create_task(stop.wait())
     try:
         await asyncio.wait({bot_task, stop_task}, return_when=asyncio.FIRST_COMPLETED)

@@ -36,15 +36,18 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from bot.service.host import rss_mib, usable_cpus
 from bot.service.thread_workers import ThreadWorkers
-from bot.service.worker_start import WORKER_NICENESS, run_job, trim_heap, warm_worker
+from bot.service.worker_start import WORKER_NICENESS, cache_folder, run_job, trim_heap, warm_worker
+
+if TYPE_CHECKING:
+    from bot.config import Settings
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-__all__ = ["ProcessWorkers", "ThreadWorkers", "Workers", "workers_for"]
+__all__ = ["ProcessWorkers", "ThreadWorkers", "Workers", "bot_workers", "workers_for"]
 
 
 class Workers(Protocol):
@@ -74,6 +77,13 @@ def workers_for(count: int | None, memory: int | None = None, cache: Path | None
     threads of the bot's own process, for the smallest hosts), each replaced between jobs once it
     holds more than ``memory`` MiB (None or 0: never), keeping their warm-up in ``cache``."""
     return ThreadWorkers() if count == 0 else ProcessWorkers(count, memory=memory, cache=cache)
+
+
+def bot_workers(settings: Settings) -> Workers:
+    """The workers ``settings`` ask for (`workers_for`: ``CITTA_WORKERS``, ``CITTA_WORKER_MEMORY``),
+    keeping their warm-up in ``CITTA_RENDER_CACHE``, else beside the database (`cache_folder`)."""
+    cache = settings.render_cache or cache_folder(settings.db_path)
+    return workers_for(settings.workers, settings.worker_memory, cache)
 
 
 class ProcessWorkers:
@@ -111,6 +121,8 @@ class ProcessWorkers:
         self.finished = 0
         """Jobs of the game lanes finished (every `OWN_TRIM_EVERY`-th trims this process's heap)."""
         self._pools = [self._new_pool() for _ in range(self.processes)]
+        self._spawned: dict[int, Future[int]] = {}
+        """The first job of each worker `spawn` started (its start-up done when it is)."""
         self._aside_pool: ProcessPoolExecutor | None = None
         """The `aside` lane's worker, started when first needed, stopped after `ASIDE_IDLE`."""
         self._aside_turn: asyncio.Lock | None = None
@@ -295,6 +307,7 @@ class ProcessWorkers:
         its budget: ``warm`` the new one now, so the next job waits for the warm-up at most once)."""
         self._pools[worker].shutdown(wait=False, cancel_futures=cancel)
         self._pools[worker] = self._new_pool()
+        self._spawned.pop(worker, None)
         self._ready[worker] = False
         if warm:
             self._watch_warm(worker)
@@ -303,7 +316,8 @@ class ProcessWorkers:
         """Warm ``worker`` now (its first job, a trivial one, waits for its start-up); once it is
         done the worker takes `idle` jobs."""
         pool = self._pools[worker]
-        warmed = asyncio.wrap_future(pool.submit(os.getpid))
+        early = self._spawned.pop(worker, None)
+        warmed = asyncio.wrap_future(early if early is not None else pool.submit(os.getpid))
 
         def ready(_: object) -> None:
             if self._pools[worker] is pool and not self._busy[worker]:
@@ -321,8 +335,14 @@ class ProcessWorkers:
         pools = [*self._pools, *([self._aside_pool] if self._aside_pool else [])]
         return [pid for pool in pools for pid in (pool._processes or {})]
 
+    def spawn(self) -> None:
+        """Start every worker's process now, before there is an event loop (``python -m bot`` calls
+        it before it imports discord.py, so the workers warm meanwhile); `start` waits for them."""
+        self._spawned = {w: pool.submit(os.getpid) for w, pool in enumerate(self._pools)}
+
     async def start(self) -> None:
-        """Start every worker now (each imports the engine and warms the renderer)."""
+        """Start every worker now (each imports the engine and warms the renderer), or wait for
+        those `spawn` started."""
         await asyncio.gather(*(self._watch_warm(w) for w in range(self.processes)))
 
     def close(self) -> None:
