@@ -121,8 +121,7 @@ class ProcessWorkers:
         self.finished = 0
         """Jobs of the game lanes finished (every `OWN_TRIM_EVERY`-th trims this process's heap)."""
         self._pools = [self._new_pool() for _ in range(self.processes)]
-        self._spawned: dict[int, Future[int]] = {}
-        """The first job of each worker `spawn` started (its start-up done when it is)."""
+        self._spawned: dict[int, Future[int]] = {}  # each worker's first job, if `spawn` started it
         self._aside_pool: ProcessPoolExecutor | None = None
         """The `aside` lane's worker, started when first needed, stopped after `ASIDE_IDLE`."""
         self._aside_turn: asyncio.Lock | None = None
@@ -341,8 +340,7 @@ class ProcessWorkers:
         self._spawned = {w: pool.submit(os.getpid) for w, pool in enumerate(self._pools)}
 
     async def start(self) -> None:
-        """Start every worker now (each imports the engine and warms the renderer), or wait for
-        those `spawn` started."""
+        """Start every worker now (each imports the engine and warms up), or those `spawn` started."""
         await asyncio.gather(*(self._watch_warm(w) for w in range(self.processes)))
 
     def close(self) -> None:
