@@ -184,8 +184,9 @@ def test_the_answers_found_in_canonical_order_need_no_sorting() -> None:
 
 
 def test_the_answers_picked_from_rows_or_kept_are_the_answers_made_afresh() -> None:
-    """A castle's answers are picked from a row of `engine.actions.placed`, a starvation's and a
-    demolition's kept as moves (`engine.decisions._starve_answers`, `_demolish_answers`): at
+    """A castle's answers are picked from a row of `engine.actions.placed`, a starvation's made
+    as tuples (`engine.decisions._starve_answers`), a demolition's kept as moves
+    (`_demolish_answers`): at
     every position of random games, every pending decision's answers are the moves made afresh
     from the sites or ways."""
     asked: Counter[str] = Counter()
@@ -734,7 +735,7 @@ def test_the_ways_to_starve_kept_are_every_way_in_canonical_order() -> None:
                 assert feeding.starve_options(g.state, seat, count) == expected
                 assert feeding.starve_options(g.state, seat, count) == expected
                 moves = [Action("starve", hexes=hs) for hs in expected]
-                for _ in range(2):  # the answers kept as moves (`engine.decisions._starve_answers`)
+                for _ in range(2):  # the answers made as tuples (`engine.decisions._starve_answers`)
                     kept = decisions._starve_answers(feeding.starve_key(g.state, seat), count)
                     assert list(kept) == moves and all(type(a) is Action for a in kept)
                 checked += bool(expected)
