@@ -164,7 +164,12 @@ def _answers(t: Table, d: Decision) -> list[Action]:
     if d.kind == "demolish":
         city = decision_city(state, d)
         k = excess_buildings(city)
-        return list(_demolish_answers(city.castle, tuple([b.hex for b in city.buildings]), k)) if k else []
+        if not k:
+            return []
+        hexes = tuple([b.hex for b in city.buildings])
+        if k == len(hexes):  # (every building goes, in board order: the one way, found without a search)
+            return [Action("demolish", hexes=tuple(sorted(hexes, key=BOARD.index.__getitem__)))]
+        return list(_demolish_answers(city.castle, hexes, k))
     return _starve_answers(starve_key(state, d.seat), d.count)
 
 

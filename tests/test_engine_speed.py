@@ -784,6 +784,32 @@ def test_the_ways_to_demolish_kept_are_every_connected_choice_sorted() -> None:
     assert checked > 300
 
 
+def test_every_demolition_asked_has_every_connected_choice_as_its_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every demolition the engine asks in random games, those it takes at once included (one
+    way): a city that must demolish every building has that one way, found without a search
+    (`engine.decisions._answers`); the others' are the ways kept (`_demolish_answers`)."""
+    seen = Counter[str]()
+    answers = decisions._answers
+
+    def checked(t: Table, d: Decision) -> list[Action]:
+        found = answers(t, d)
+        if d.kind == "demolish":
+            city = decisions.decision_city(t.state, d)
+            hexes, k = tuple(b.hex for b in city.buildings), demolition.excess_buildings(city)
+            assert found == [
+                Action("demolish", hexes=hs) for hs in every_way_to_demolish(city.castle, hexes, k)
+            ]
+            seen["every" if k == len(hexes) > 1 else "one" if k == len(hexes) else "some"] += 1
+        return found
+
+    monkeypatch.setattr(decisions, "_answers", checked)
+    for _ in played_games(8, 5):
+        pass
+    assert min(seen[k] for k in ("every", "one", "some")) > 20, seen
+
+
 def test_the_searches_leave_no_cycles_for_the_garbage_collector() -> None:
     """A starvation's and a demolition's searches recurse in functions of their own
     (`engine.feeding._take`, `engine.demolition._grow`), not nested ones: a nested function
