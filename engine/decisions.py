@@ -163,24 +163,28 @@ def _answers(t: Table, d: Decision) -> list[Action]:
         return [Action("prefer", hex=city.castle, service=s) for s in d.services]
     if d.kind == "demolish":
         city = decision_city(state, d)
-        k = excess_buildings(city)
-        return list(_demolish_answers(city.castle, tuple([b.hex for b in city.buildings]), k)) if k else []
-    return list(_starve_answers(starve_key(state, d.seat), d.count))
+        k, hexes = excess_buildings(city), tuple([b.hex for b in city.buildings])
+        if not k:
+            return []
+        if k == len(hexes):  # (every building goes, in board order: the one way, found without a search)
+            return [Action("demolish", hexes=tuple(sorted(hexes, key=BOARD.index.__getitem__)))]
+        return list(_demolish_answers(city.castle, hexes, k))
+    return _starve_answers(starve_key(state, d.seat), d.count)
 
 
-@lru_cache(maxsize=256)
-def _starve_answers(cities: tuple[tuple[str, int], ...], count: int) -> tuple[Action, ...]:
+def _starve_answers(cities: tuple[tuple[str, int], ...], count: int) -> list[Action]:
     """``Action("starve", hexes=hs)`` for each way of `engine.feeding.starve_options` (``cities``:
     `starve_key`).
 
-    **Decision**: a starvation's answers depend only on what its ways depend on, so they are
-    kept as moves for the last 256 positions asked, as the ways are (`engine.feeding._ways`):
-    a random game's largest starvation has about a hundred answers, made again on every ask
-    (tests/test_engine_speed.py compares with the ways made moves)."""
+    **Decision**: found afresh (`_ways`' search, not the ways it keeps) and not kept: random games
+    asked the same ones again in about 3 starvations of 100 (they depend on the populations), and
+    keeping them cost more than it saved (in the garbage collector); a starvation asked keeps its
+    answers while pending (`Game._keep`). tests/test_engine_speed.py compares with the ways."""
     new = tuple.__new__  # Action("starve", hexes=hs), made as the tuple it is
-    return tuple(
-        [new(Action, ("starve", None, None, None, None, hs, (), None)) for hs in _ways(cities, count)]
-    )
+    return [new(Action, ("starve", None, None, None, None, hs, (), None)) for hs in _search(cities, count)]
+
+
+_search = _ways.__wrapped__  # (the search of `engine.feeding._ways`, without keeping its ways)
 
 
 @lru_cache(maxsize=256)

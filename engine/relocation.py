@@ -64,6 +64,8 @@ class Near(dict[int, list[City]]):
     def __init__(self) -> None:
         super().__init__()
         self.hexes: dict[int, int] | None = None
+        self.won: dict[tuple[int, str], list[City]] = {}
+        """`winners_against` by city id and service, found once (a city lost leaves them)."""
 
 
 def near(state: GameState, city: City, known: Near | None) -> list[City]:
@@ -92,9 +94,19 @@ def near(state: GameState, city: City, known: Near | None) -> list[City]:
 
 
 def winners_against(state: GameState, city: City, service: Service, known: Near | None = None) -> list[City]:
-    """Opposing neighbours with strictly fewer points than ``city`` in ``service``."""
-    mine = service_points(city, service)
-    return [n for n in near(state, city, known) if service_points(n, service) < mine]
+    """Opposing neighbours with strictly fewer points than ``city`` in ``service``; with
+    ``known``, found once for the relocation phase (`Near.won`: the points come from the
+    buildings and their notables, which a relocation does not change; a city lost leaves the
+    lists, `_forget`). The list is not to be changed."""
+    if known is None:
+        mine = service_points(city, service)
+        return [n for n in opposing_neighbours(state, city) if service_points(n, service) < mine]
+    key = (city.id, service)
+    found = known.won.get(key)
+    if found is None:
+        mine = service_points(city, service)
+        found = known.won[key] = [n for n in near(state, city, known) if service_points(n, service) < mine]
+    return found
 
 
 def choice_matters(state: GameState, city: City, known: Near | None = None) -> bool:
@@ -160,8 +172,10 @@ def first_choices(state: GameState, seat: int, known: Near | None = None) -> lis
             takers.setdefault(other.id, []).append(city)
     competing: set[int] = set()
     for other_id, cs in takers.items():
-        if len(cs) > state.city_by_id(other_id).population:
+        if len(cs) > 1 and len(cs) > state.city_by_id(other_id).population:
             competing.update(c.id for c in cs)
+    if not competing:  # (no order to choose: one outcome, found without trying it)
+        return []
     choices = [c for c in cities if c.id in competing]
     if len({outcome(state, list(order), known) for order in permutations(choices)}) < 2:
         return []
@@ -181,7 +195,7 @@ def relocate_city(state: GameState, city: City, ev: Events, known: Near | None =
         return  # lost earlier this turn
     owner = state.players[city.owner].name
     service = service_for(state, city)
-    for other in winners_against(state, city, service, known):
+    for other in tuple(winners_against(state, city, service, known)):  # (a city lost leaves the list)
         put(other, "population", other.population - 1)
         kept = room(city) > 0
         if kept:
@@ -233,8 +247,8 @@ def relocate(state: GameState, seat: int, ev: Events, known: Near | None = None)
 
 
 def _forget(known: Near, lost: City) -> None:
-    """``lost`` left the board: it is nobody's neighbour any more."""
-    for cities in known.values():
+    """``lost`` left the board: it is nobody's neighbour any more, nor gives anyone a citizen."""
+    for cities in (*known.values(), *known.won.values()):
         for k, c in enumerate(cities):
             if c is lost:
                 del cities[k]

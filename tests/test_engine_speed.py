@@ -9,14 +9,17 @@ from __future__ import annotations
 import copy
 import gc
 import itertools
+import json
 import pickle
 import random
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import BaseModel, TypeAdapter
+from scenario import Scenario
 
 from engine import (
     Action,
@@ -53,6 +56,8 @@ from engine.placement import Table, castle_sites, site_idx
 from engine.relocation import Near, cities_needing_preference, first_choices
 from engine.state import Building, City, Decision, GameState, new_building, turn_decision
 from engine.words import ENGLISH, PHRASE, Words, _value, told
+
+RECORDS_BEFORE_FIRST = Path(__file__).parent / "fixtures" / "records_before_first.json"
 
 
 def random_games(count: int, players: int = 5) -> Iterator[tuple[Game, int]]:
@@ -179,8 +184,9 @@ def test_the_answers_found_in_canonical_order_need_no_sorting() -> None:
 
 
 def test_the_answers_picked_from_rows_or_kept_are_the_answers_made_afresh() -> None:
-    """A castle's answers are picked from a row of `engine.actions.placed`, a starvation's and a
-    demolition's kept as moves (`engine.decisions._starve_answers`, `_demolish_answers`): at
+    """A castle's answers are picked from a row of `engine.actions.placed`, a starvation's made
+    as tuples (`engine.decisions._starve_answers`), a demolition's kept as moves
+    (`_demolish_answers`): at
     every position of random games, every pending decision's answers are the moves made afresh
     from the sites or ways."""
     asked: Counter[str] = Counter()
@@ -280,6 +286,86 @@ def test_a_relocation_steps_questions_answer_alike_with_the_neighbours_found_onc
         assert first_choices(state, seat, known) == first_choices(state, seat)
         asked += bool(known)
     assert asked > 10
+
+
+def plain_first_choices(g: GameState, seat: int) -> list[City]:
+    """`first_choices` the plain way: every city's takings looked at afresh, and the outcome of
+    every order of the competing cities tried, even of none."""
+    cities = relocation.unchecked(g, seat)
+    if len(cities) < 2:
+        return []
+    takers: dict[int, list[City]] = {}
+    for city in cities:
+        for other in relocation.takes_from(g, city):
+            takers.setdefault(other.id, []).append(city)
+    competing = {
+        c.id for other_id, cs in takers.items() if len(cs) > g.city_by_id(other_id).population for c in cs
+    }
+    choices = [c for c in cities if c.id in competing]
+    if len({relocation.outcome(g, list(order)) for order in itertools.permutations(choices)}) < 2:
+        return []
+    return choices
+
+
+def two_take_the_last(population: int) -> Game:
+    """P0's two cities of ``population`` (5: full) would take the last citizen of P1's Pisa, on
+    the year's last turn (P1's; tests/test_relocation_order.py)."""
+    sc = Scenario()
+    for castle in ("K6", "N5"):
+        sc.hex_terrain(castle, ("farmland", 3), ("farmland", 3))
+    sc.city(0, "K6", population, [("statue", "L7")])
+    sc.city(0, "N5", population, [("statue", "N6")])
+    sc.city(1, "N9", 1)
+    sc.voice("culture", "culture", "culture", "health")
+    return sc.turn(1, last=True).game()
+
+
+def test_a_relocation_phases_takings_found_once_are_those_found_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A relocation phase finds each city's takings in a service once (`Near.won`: the
+    neighbours with fewer points, which come from buildings and notables that a relocation does
+    not change; a city lost leaves them) for every question of the phase, and `first_choices`
+    tries no order when no cities compete: in random games, every takings and every question
+    answers as a fresh look at the position then."""
+    seen = Counter[str]()
+    winners, choose, prefer = relocation.winners_against, flow.first_choices, flow.cities_needing_preference
+
+    def won(g: GameState, city: City, service: Any, known: Near | None = None) -> list[City]:
+        if known is not None:
+            seen["kept" if (city.id, service) in known.won else "found"] += 1
+        found = winners(g, city, service, known)
+        if known is not None:
+            assert found == winners(g, city, service)
+        return found
+
+    def first(g: GameState, seat: int, known: Near | None = None) -> list[City]:
+        found = choose(g, seat, known)
+        assert found == plain_first_choices(g, seat)
+        seen["choices"] += bool(found)
+        return found
+
+    def needed(g: GameState, seat: int, known: Near | None = None) -> list[City]:
+        found = prefer(g, seat, known)
+        assert found == prefer(g, seat)
+        return found
+
+    monkeypatch.setattr(relocation, "winners_against", won)
+    monkeypatch.setattr(flow, "first_choices", first)
+    monkeypatch.setattr(flow, "cities_needing_preference", needed)
+    for players in (3, 5):
+        for _ in played_games(10, players):
+            pass
+    for kept in json.loads(RECORDS_BEFORE_FIRST.read_text())["games"]:  # (contested: rare in random games)
+        Game.replay(kept["record"])
+    for population in (3, 5):  # two cities take the same last citizen: a question; none when both are full
+        before = seen["choices"]
+        events = two_take_the_last(population).play(1, "gold")
+        assert seen["choices"] == before + (population < 5)
+        assert (
+            population < 5 or [e.kind for e in events].count("relocate") == 1
+        )  # (the city lost gives no more)
+    assert seen["choices"] >= 2 and seen["found"] > 500 and seen["kept"] > 500, seen
 
 
 def test_buildings_and_turns_made_without_validation_are_those_validation_makes() -> None:
@@ -649,7 +735,7 @@ def test_the_ways_to_starve_kept_are_every_way_in_canonical_order() -> None:
                 assert feeding.starve_options(g.state, seat, count) == expected
                 assert feeding.starve_options(g.state, seat, count) == expected
                 moves = [Action("starve", hexes=hs) for hs in expected]
-                for _ in range(2):  # the answers kept as moves (`engine.decisions._starve_answers`)
+                for _ in range(2):  # the answers made as tuples (`engine.decisions._starve_answers`)
                     kept = decisions._starve_answers(feeding.starve_key(g.state, seat), count)
                     assert list(kept) == moves and all(type(a) is Action for a in kept)
                 checked += bool(expected)
@@ -696,6 +782,32 @@ def test_the_ways_to_demolish_kept_are_every_connected_choice_sorted() -> None:
                 every_way_to_demolish(city.castle, hexes, excess) if excess else []
             )
     assert checked > 300
+
+
+def test_every_demolition_asked_has_every_connected_choice_as_its_answers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every demolition the engine asks in random games, those it takes at once included (one
+    way): a city that must demolish every building has that one way, found without a search
+    (`engine.decisions._answers`); the others' are the ways kept (`_demolish_answers`)."""
+    seen = Counter[str]()
+    answers = decisions._answers
+
+    def checked(t: Table, d: Decision) -> list[Action]:
+        found = answers(t, d)
+        if d.kind == "demolish":
+            city = decisions.decision_city(t.state, d)
+            hexes, k = tuple(b.hex for b in city.buildings), demolition.excess_buildings(city)
+            assert found == [
+                Action("demolish", hexes=hs) for hs in every_way_to_demolish(city.castle, hexes, k)
+            ]
+            seen["every" if k == len(hexes) > 1 else "one" if k == len(hexes) else "some"] += 1
+        return found
+
+    monkeypatch.setattr(decisions, "_answers", checked)
+    for _ in played_games(8, 5):
+        pass
+    assert min(seen[k] for k in ("every", "one", "some")) > 20, seen
 
 
 def test_the_searches_leave_no_cycles_for_the_garbage_collector() -> None:
