@@ -142,9 +142,8 @@ IN_ORDER = frozenset({"turn", "castle", "starve", "demolish"})
 
 
 def iter_options(t: Table, d: Decision) -> Iterator[list[Action]]:
-    """Every move that answers ``d``, in batches (a turn's found lazily, a batch per kind of
-    move: `legal_turn_moves`, itself, not a generator around it; the others' all at once); in
-    canonical order for the kinds of `IN_ORDER`."""
+    """Every move that answers ``d``, in batches (a turn's lazily, a batch per kind of move:
+    `legal_turn_moves` itself; the others' all at once); in canonical order for `IN_ORDER`."""
     if d.kind == "turn":
         return legal_turn_moves(t, d.seat)
     return iter((_answers(t, d),))
@@ -174,12 +173,10 @@ def _answers(t: Table, d: Decision) -> list[Action]:
 
 def _starve_answers(cities: tuple[tuple[str, int], ...], count: int) -> list[Action]:
     """``Action("starve", hexes=hs)`` for each way of `engine.feeding.starve_options` (``cities``:
-    `starve_key`).
-
-    **Decision**: found afresh (`_ways`' search, not the ways it keeps) and not kept: random games
-    asked the same ones again in about 3 starvations of 100 (they depend on the populations), and
-    keeping them cost more than it saved (in the garbage collector); a starvation asked keeps its
-    answers while pending (`Game._keep`). tests/test_engine_speed.py compares with the ways."""
+    `starve_key`). **Decision**: found afresh (`_ways`' search, not the ways it keeps) and not
+    kept: random games asked the same ones again in about 3 starvations of 100 (they depend on the
+    populations), and keeping them cost more than it saved (in the garbage collector); a starvation
+    keeps its answers while pending (`Game._keep`). tests/test_engine_speed.py compares the ways."""
     new = tuple.__new__  # Action("starve", hexes=hs), made as the tuple it is
     return [new(Action, ("starve", None, None, None, None, hs, (), None)) for hs in _search(cities, count)]
 
@@ -190,8 +187,7 @@ _search = _ways.__wrapped__  # (the search of `engine.feeding._ways`, without ke
 @lru_cache(maxsize=256)
 def _demolish_answers(castle: str, hexes: tuple[str, ...], k: int) -> tuple[Action, ...]:
     """``Action("demolish", hexes=hs)`` for each way of `engine.demolition.demolish_options` of
-    the city of ``castle`` and buildings ``hexes`` that must demolish ``k`` (kept as its ways
-    are: `engine.demolition._demolitions`)."""
+    the city of ``castle`` and buildings ``hexes`` that must demolish ``k`` (kept as its ways)."""
     return tuple([Action("demolish", hexes=hs) for hs in _demolitions(castle, hexes, k)])
 
 
