@@ -4,12 +4,13 @@ worker started later — after a restart, or in place of one over its memory bud
 it needs of it instead of drawing it (`render.warmup.warm_start`).
 
 The functions whose results may be kept are cached with `stashed` (an ``lru_cache`` that, on a
-miss, first takes the value read by `load`, if there is one). All of the file is read at once,
-at start-up (some 57 MB of pixels from under 3 MB: a tenth of a second of CPU): a worker that
-read it holds and finds what one that drew it would, so its first boards are as quick, and a
-damaged file is known before any job. (Reading each value only when first asked for would start
-a worker 0.06 s sooner and hold less memory, but add about 0.1 ms of CPU to a post for each tile
-it reads, and a first post reads dozens: a restart's first boards would be the slower for it.)
+miss, first takes the value kept in the file `load` opened, if there is one). At start-up only
+the file's index is read; each value is read when first asked for (about 0.06 ms of CPU each,
+most of it inflating its pixels), so a worker reads only what its posts draw: reading the whole
+file (some 57 MB of pixels from under 3 MB) took a tenth of a second of CPU before a worker could
+take a job, which a restart's first boards waited for, and a first post reads under a third of
+its values. A damaged value is known when it is read: it is drawn instead, and the file removed for the
+next worker to write whole.
 `record` notes every value they compute; `save` writes those (`render.stash_file`: JSON and raw
 pixels, never code, in a private folder).
 
@@ -45,8 +46,10 @@ ROOT = Path(__file__).resolve().parent.parent
 SOURCES = ("render", "engine", "i18n")
 """The packages whose files are hashed into `key` (``.py`` files, and every file of the renderer's
 folders: its typeface)."""
-_values: dict[str, Any] = {}
-"""The values read from the file (`load`) not yet taken by their function's cache, by call."""
+_kept: dict[str, dict[str, Any]] = {}
+"""The entries of the file opened (`load`) not yet taken by their function's cache, by call."""
+_reader: Reader | None = None
+"""The file opened (`load`), its values read when first asked for (`_take`)."""
 _recorded: dict[str, Any] | None = None
 """Values computed while recording, by call (None: not recording)."""
 _MISSING = object()
@@ -72,7 +75,7 @@ def stashed(maxsize: int | None) -> Callable[[F], F]:
             bound = signature.bind(*args, **kwargs)
             bound.apply_defaults()
             call = _call_key(name, tuple(bound.arguments.values()))
-            value = _values.pop(call, _MISSING) if call is not None else _MISSING
+            value = _take(call) if call is not None else _MISSING
             if value is not _MISSING:
                 return value
             _local.depth = getattr(_local, "depth", 0) + 1
@@ -111,22 +114,43 @@ def record() -> None:
 
 
 def load(folder: Path) -> bool:
-    """Read this renderer's file in ``folder``: each value is taken by its function's cache when
-    first asked for; whether there were any. Missing, unsafe, truncated, damaged or another
-    version's: False (logged, but for a missing one; a damaged file is removed, for the next
-    worker to write anew)."""
+    """Open this renderer's file in ``folder`` and read its index: each value is read when its
+    function first asks for it (`_take`); whether it holds any. Missing, unsafe, truncated or
+    another version's: False (logged, but for a missing one)."""
+    global _reader
     reader = Reader.open(folder, key())
     if reader is None:
         return False
+    _close()
+    _reader = reader
+    _kept.update((e["key"], e) for e in reader.entries)
+    return bool(reader.entries)
+
+
+def _take(call: str) -> Any:
+    """The value kept for ``call`` in the file opened, read now (once: its function's cache keeps
+    it); `_MISSING` if there is none. A damaged one is drawn anew, and the file is removed for the
+    next worker to write whole (logged)."""
+    reader, entry = _reader, _kept.pop(call, None)
+    if reader is None or entry is None:
+        return _MISSING
     try:
-        values = {e["key"]: _decode(e["value"], reader.read(e["images"])) for e in reader.entries}
+        return _decode(entry["value"], reader.read(entry["images"]))
     except Damaged as error:
-        log.warning("The renderer's warm-up kept in %s is damaged (%s); drawing it anew", folder, error)
+        log.warning("The renderer's warm-up kept in %s is damaged (%s); drawing it anew", reader.path, error)
+        _close(discard=True)
+        return _MISSING
+
+
+def _close(*, discard: bool = False) -> None:
+    """Stop reading the file opened (``discard``: and remove it) and drop what was not taken."""
+    global _reader
+    reader, _reader = _reader, None
+    _kept.clear()
+    if reader is not None and discard:
         reader.discard()
-        return False
-    reader.close()
-    _values.update(values)
-    return bool(values)
+    elif reader is not None:
+        reader.close()
 
 
 def save(folder: Path) -> Path | None:
@@ -148,9 +172,9 @@ def save(folder: Path) -> Path | None:
 
 
 def forget() -> None:
-    """Drop what was read and not taken, and stop recording (tests)."""
+    """Close the file opened, drop what was not taken, and stop recording (tests)."""
     global _recorded
-    _values.clear()
+    _close()
     _recorded = None
 
 

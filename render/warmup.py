@@ -63,14 +63,15 @@ def warm_start(folder: Path | None, phone: int = PHONE_WIDTH) -> bool:
     ``folder`` (`stash`) when there is one for this renderer, else drawn and kept there for the
     next worker; whether it was read. None: no file.
 
-    Reading the file takes about a tenth of a second of CPU, against two seconds to draw it all.
-    While it is drawn, sample posts of a game in every language (`sample_posts`) are drawn too,
-    so that the file also keeps what any game's first post would draw again: its texts, its panels'
-    corners, castles without their tags (a restarted worker's first post: about 150 ms of CPU
-    without them, 115 with them); what is left to the first job is the game's own (after a restart,
-    `bot.service.predraw`'s, which nobody waits for). Nothing is drawn at the
-    full width (`REF_WIDTH`): posters and replays go to the workers' `aside` lane, whose worker
-    also runs `warm`. The pictures drawn are the same whether the file was there or not."""
+    Opening the file takes about a hundredth of a second of CPU (each value is read when first
+    asked for), against two seconds to draw it all. While it is drawn, sample posts of a game in
+    every language (`sample_posts`) are drawn too, so that the file also keeps what any game's
+    first post would draw again: its texts, its panels' corners, castles without their tags (a
+    restarted worker's first post: about 150 ms of CPU without them, 115 with them, when the whole
+    file was read at start-up); what is left to the first job is the game's own (after a restart,
+    `bot.service.predraw`'s, which nobody waits for). Nothing is drawn at the full width
+    (`REF_WIDTH`): posters and replays go to the workers' `aside` lane, whose worker also runs
+    `warm`. The pictures drawn are the same whether the file was there or not."""
     if folder is not None and stash.load(folder):
         palette_image()
         return True

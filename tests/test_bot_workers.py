@@ -234,7 +234,7 @@ async def test_a_worker_that_read_the_kept_warm_up_draws_the_same_post_as_one_th
     try:
         await asyncio.gather(reading.start(), drawing.start())
         sprites = "__import__('render.sprites').sprites.building.cache_info().currsize"
-        waiting = "len(__import__('render.stash').stash._values)"  # read, not asked for yet
+        waiting = "len(__import__('render.stash').stash._kept)"  # kept, not asked for yet
         assert await reading.call(eval, sprites) == 0 and await reading.call(eval, waiting) > 0
         assert await drawing.call(eval, sprites) > 0 and await drawing.call(eval, waiting) == 0
         game = new_game(4, seed=2)

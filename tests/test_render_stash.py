@@ -107,9 +107,7 @@ def corrupt_index(path: Path) -> None:
     path.write_bytes(path.read_bytes().replace(b'"entries"', b'"entrieZ"', 1))
 
 
-@pytest.mark.parametrize(
-    "damage", [corrupt_truncated, corrupt_grown, corrupt_pixels, corrupt_header, corrupt_index]
-)
+@pytest.mark.parametrize("damage", [corrupt_truncated, corrupt_grown, corrupt_header, corrupt_index])
 def test_a_damaged_file_is_not_read_and_the_pictures_drawn(tmp_path: Path, damage, caplog) -> None:  # type: ignore[no-untyped-def]
     path = keep(tmp_path, 5, 40)
     damage(path)
@@ -120,11 +118,33 @@ def test_a_damaged_file_is_not_read_and_the_pictures_drawn(tmp_path: Path, damag
     assert drawn == [5, 40, 7]
 
 
-def test_a_file_with_a_damaged_picture_is_removed_for_the_next_worker_to_write(tmp_path: Path) -> None:
+def test_a_damaged_picture_is_drawn_when_asked_for_and_the_file_removed_for_the_next_worker_to_write(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = keep(tmp_path, 5, 40)
     corrupt_pixels(path)  # the last picture kept: square(7, (1, 2, 3)); the index is whole
-    assert not stash.load(tmp_path)
+    assert stash.load(tmp_path), "the index is read; each picture when asked for"
+    square(5)
+    assert drawn == [] and path.exists()
+    with caplog.at_level(logging.WARNING):
+        square(7, (1, 2, 3))
+    assert drawn == [7] and "damaged" in caplog.text and "drawing it anew" in caplog.text
     assert not path.exists()
+    square(40)
+    assert drawn == [7, 40], "nothing more is read from a damaged file"
+
+
+def test_only_the_index_is_read_at_start_and_each_picture_when_first_asked_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keep(tmp_path, 5, 40)
+    read: list[int] = []
+    image = stash_file.Reader.image
+    monkeypatch.setattr(stash_file.Reader, "image", lambda self, n: read.append(n) or image(self, n))
+    assert stash.load(tmp_path)
+    assert read == []
+    square(40), square(40), square(5)
+    assert read == [1, 0] and drawn == [], "each read once, then kept by the cache"
 
 
 def test_a_file_written_for_another_renderer_is_not_read(

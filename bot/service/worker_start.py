@@ -1,14 +1,14 @@
 """A worker process's start-up (`bot.service.workers.ProcessWorkers` runs `warm_worker` in each new
 worker before its first job): it dies with the bot, yields the CPU, and warms the renderer.
 
-The warm-up is what a worker costs before it can take a job (measured with
-`scripts/bench_bot.py`, figures in docs/deploy.md): the imports (about a quarter of a second of
-CPU) and what a turn post needs first, the palette and the phone's tiles and sprites: about a
-second and a half to draw, under a tenth to read from the file the first worker kept of them
-(`render.stash`, in `cache_folder` unless set). Nothing is warmed at the full width: posters and
-replays go to the `aside` lane, whose worker starts as this and draws what its job needs (warming
-the full width ahead, `render.warm`, would cost 0.7 s of CPU to spare a poster 0.25 s: a worker
-started for one request pays less without it)."""
+The warm-up is what a worker costs before it can take a job (measured with `scripts/bench_bot.py`,
+figures in docs/deploy.md): the imports (about a quarter of a second of CPU) and what a turn post
+needs first, the palette and the phone's tiles and sprites: about a second and a half to draw, a
+hundredth to open the file the first worker kept of them (`render.stash`, in `cache_folder` unless
+set: each value is read when a post first needs it). Nothing is warmed at the full width: posters
+and replays go to the `aside` lane, whose worker starts as this and draws what its job needs
+(warming the full width ahead, `render.warm`, would cost 0.7 s of CPU to spare a poster 0.25 s: a
+worker started for one request pays less without it)."""
 
 from __future__ import annotations
 
