@@ -139,7 +139,8 @@ def takes_from(state: GameState, city: City, known: Near | None = None) -> list[
 
 def unchecked(state: GameState, seat: int) -> list[City]:
     """The cities of ``seat`` that have not yet checked their neighbours this turn (founding order)."""
-    return [c for c in state.cities_of(seat) if c.id not in state.relocated]
+    done = state.relocated
+    return [c for c in state.cities if c.owner == seat and c.id not in done]  # (one pass: `cities_of`)
 
 
 def outcome(state: GameState, order: list[City], known: Near | None = None) -> tuple[int, ...]:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from engine import Game
+from engine import Game, flow, relocation
 from engine.decisions import Played
 from engine.events import Events
 from engine.placement import Lookahead, Table
@@ -50,3 +50,28 @@ def test_the_searches_kept_are_those_of_the_decisions_still_pending(monkeypatch:
             stale = Lookahead(g._asked[0].decision.model_copy(), Table(g.state), [], iter(()))
             g._keep(Events(), [stale, *g._asked])
     assert seen["kept"] > 100 and seen["dropped"] > 10, seen
+
+
+def test_the_cities_of_every_seat_found_in_one_pass_are_those_of_each_seat() -> None:
+    """`engine.flow.by_seat` (a year's start and its demolitions find every seat's cities in one
+    pass) and `engine.relocation.unchecked` (one pass, not `cities_of` then a filter) find the
+    very cities, in the same order, as `GameState.cities_of` and a filter of it, in every
+    position of random games."""
+    seen = {"cities": 0, "relocated": 0}
+    for players in (2, 5):
+        for g in positions(3, players):
+            state = g.state
+            mine = flow.by_seat(state)
+            assert len(mine) == players
+            for seat in range(players):
+                plain = state.cities_of(seat)
+                assert [id(c) for c in mine[seat]] == [id(c) for c in plain]
+                for relocated in ([], [c.id for c in plain[::2]]):  # (some having checked)
+                    state.relocated, before = relocated, state.relocated
+                    assert [id(c) for c in relocation.unchecked(state, seat)] == [
+                        id(c) for c in plain if c.id not in relocated
+                    ]
+                    state.relocated = before
+                    seen["relocated"] += len(relocated)
+                seen["cities"] += len(plain)
+    assert seen["cities"] > 1000 and seen["relocated"] > 500, seen
