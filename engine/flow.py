@@ -11,7 +11,7 @@ from .feeding import shortage
 from .politics_row import end_of_year as discard_politics
 from .relocation import Near, cities_needing_preference, first_choices, relocate, tally
 from .scoring import final_scores
-from .state import GameState, new_decision, no_peek, put, turn_decision
+from .state import City, GameState, new_decision, no_peek, put, turn_decision
 from .words import N_
 
 VOICE_CARDS = 4
@@ -67,8 +67,9 @@ def start_year(state: GameState, year: int, ev: Events) -> None:
         data={"face_up": state.voice[0]},
     )
     areas = area_map(state)
+    mine = by_seat(state)
     for seat in state.seats_from_start():
-        gold = sum(quarry_gold(areas, c) for c in state.cities_of(seat))
+        gold = sum(quarry_gold(areas, c) for c in mine[seat])
         if gold:
             state.players[seat].gold += gold
             ev.add(
@@ -78,7 +79,7 @@ def start_year(state: GameState, year: int, ev: Events) -> None:
                 seat=seat,
                 data={"gold": gold},
             )
-    grown = _grow(state)
+    grown = _grow(state, mine)
     if grown:
         ev.add(
             "growth", N_("Growth: {cities} gain a citizen."), {"cities": list(grown)}, data={"cities": grown}
@@ -88,14 +89,24 @@ def start_year(state: GameState, year: int, ev: Events) -> None:
     state.turn_index = 0
 
 
-def _grow(state: GameState) -> list[str]:
+def by_seat(state: GameState) -> list[list[City]]:
+    """`GameState.cities_of` of every seat, in one pass over the cities (founding order)."""
+    mine: list[list[City]] = [[] for _ in state.players]
+    for c in state.cities:
+        mine[c.owner].append(c)
+    return mine
+
+
+def _grow(state: GameState, mine: list[list[City]] | None = None) -> list[str]:
     """Phase 4: each city with room gains a citizen from the supply while it lasts, from the
     start player on; the names of those that grew. (Written as `_new_year` writes: the supply
-    once, the populations without pydantic's assignment.)"""
+    once, the populations without pydantic's assignment.) ``mine``: `by_seat`, if found."""
     grown = []
     supply = state.supply_citizens
+    if mine is None:
+        mine = by_seat(state)
     for seat in state.seats_from_start():
-        for city in state.cities_of(seat):
+        for city in mine[seat]:
             if room(city) > 0 and supply > 0:
                 city.__dict__["population"] += 1
                 city.__pydantic_fields_set__.add("population")
@@ -168,8 +179,11 @@ def _near(state: GameState, ev: Events) -> Near:
 
 
 def _open_demolitions(state: GameState, seats: list[int], ev: Events) -> None:
+    """(A demolition, even one the engine answers at once, takes buildings, never a city: each
+    seat's cities are found in one pass, `by_seat`.)"""
+    mine = by_seat(state)
     for seat in seats:
-        for city in state.cities_of(seat):
+        for city in mine[seat]:
             if excess_buildings(city):
                 open_decision(
                     state,

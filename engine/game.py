@@ -106,7 +106,8 @@ class Game:
             self._ahead, self._table = opened, opened.table  # (`is`: the very one asked, not an equal)
         if kept or (isinstance(ev, Played) and ev.asked):
             searched = [*kept, *ev.asked] if isinstance(ev, Played) else kept
-            self._asked = [a for a in searched if any(a.decision is d for d in pending)]
+            live = {id(d) for d in pending}  # (the very ones pending, not equal ones)
+            self._asked = [a for a in searched if id(a.decision) in live]
 
     def _lookups(self) -> Table:
         """Derived lookups of the current position, kept until the next move."""

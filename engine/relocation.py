@@ -52,8 +52,8 @@ def tally(state: GameState, ev: Events) -> None:
 
 class Near(dict[int, list[City]]):
     """Opposing neighbours by city id, found once for the questions asked of one relocation
-    phase (`near`); ``hexes``: the hexes of every city, a bit mask of board indexes by city id
-    (made when first needed).
+    phase (`near`); ``rows``: every city with its owner and its hexes, a bit mask of board
+    indexes (made when first needed; a city lost leaves them).
 
     **Decision**: a relocation moves citizens, never a building, so a city's neighbours stay
     the same for the whole phase but for the cities lost on the way (`_forget`); they are
@@ -63,7 +63,8 @@ class Near(dict[int, list[City]]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.hexes: dict[int, int] | None = None
+        self.rows: list[tuple[City, int, int]] | None = None
+        """Each city (in the order of the state's cities), its owner and its hexes as a bit mask."""
         self.won: dict[tuple[int, str], list[City]] = {}
         """`winners_against` by city id and service, found once (a city lost leaves them)."""
 
@@ -75,21 +76,21 @@ def near(state: GameState, city: City, known: Near | None) -> list[City]:
         return opposing_neighbours(state, city)
     found = known.get(city.id)
     if found is None:
-        hexes = known.hexes
+        rows = known.rows
         idx = BOARD.index
-        if hexes is None:
-            hexes = known.hexes = {}
+        if rows is None:
+            rows = known.rows = []
             for c in state.cities:
                 mask = 1 << idx[c.castle]
                 for b in c.buildings:
                     mask |= 1 << idx[b.hex]
-                hexes[c.id] = mask
+                rows.append((c, c.owner, mask))
         within3 = BOARD.within3_mask
         reach = within3[idx[city.castle]]
         for b in city.buildings:
             reach |= within3[idx[b.hex]]
         owner = city.owner
-        found = known[city.id] = [c for c in state.cities if c.owner != owner and reach & hexes[c.id]]
+        found = known[city.id] = [c for c, o, mask in rows if o != owner and reach & mask]
     return found
 
 
@@ -138,7 +139,8 @@ def takes_from(state: GameState, city: City, known: Near | None = None) -> list[
 
 def unchecked(state: GameState, seat: int) -> list[City]:
     """The cities of ``seat`` that have not yet checked their neighbours this turn (founding order)."""
-    return [c for c in state.cities_of(seat) if c.id not in state.relocated]
+    done = state.relocated
+    return [c for c in state.cities if c.owner == seat and c.id not in done]  # (one pass: `cities_of`)
 
 
 def outcome(state: GameState, order: list[City], known: Near | None = None) -> tuple[int, ...]:
@@ -248,6 +250,8 @@ def relocate(state: GameState, seat: int, ev: Events, known: Near | None = None)
 
 def _forget(known: Near, lost: City) -> None:
     """``lost`` left the board: it is nobody's neighbour any more, nor gives anyone a citizen."""
+    if known.rows is not None:
+        known.rows = [r for r in known.rows if r[0] is not lost]
     for cities in (*known.values(), *known.won.values()):
         for k, c in enumerate(cities):
             if c is lost:

@@ -451,6 +451,7 @@ def test_a_relocation_turn_with_the_neighbours_found_once_does_what_a_fresh_look
         assert ev[first:] == by_fresh and state == fresh
         on_board = {id(c) for c in state.cities}  # what is known of a lost city is forgotten
         assert all(id(c) in on_board for cities in (known or {}).values() for c in cities)
+        assert all(id(row[0]) in on_board for row in (known.rows or ()) if known is not None)
         seen["turns"] += 1
         seen["lost"] += any(e.kind == "city_lost" for e in by_fresh)
 
