@@ -17,7 +17,7 @@ from .cities import city_at, hex_food, room
 from .construction import found_source, place_starting_castle
 from .demolition import _demolitions, demolish, demolish_problem, excess_buildings, least_harmful
 from .events import Event, Events, Later
-from .feeding import _ways, least_harmful_starve, starve, starve_key, starve_problem
+from .feeding import least_harmful_starve, starve, starve_key, starve_problem, starve_ways
 from .placement import PHRASE_AND, Lookahead, Table, castle_problem, castle_site_idx
 from .relocation import Near, relocate_city, winners_against
 from .state import City, Decision, GameState, new_decision, put
@@ -173,15 +173,12 @@ def _answers(t: Table, d: Decision) -> list[Action]:
 
 def _starve_answers(cities: tuple[tuple[str, int], ...], count: int) -> list[Action]:
     """``Action("starve", hexes=hs)`` for each way of `engine.feeding.starve_options` (``cities``:
-    `starve_key`). **Decision**: found afresh (`_ways`' search, not the ways it keeps) and not
+    `starve_key`). **Decision**: found afresh (`starve_ways`, not the ways `_ways` keeps) and not
     kept: random games asked the same ones again in about 3 starvations of 100 (they depend on the
     populations), and keeping them cost more than it saved (in the garbage collector); a starvation
     keeps its answers while pending (`Game._keep`). tests/test_engine_speed.py compares the ways."""
-    new = tuple.__new__  # Action("starve", hexes=hs), made as the tuple it is
-    return [new(Action, ("starve", None, None, None, None, hs, (), None)) for hs in _search(cities, count)]
-
-
-_search = _ways.__wrapped__  # (the search of `engine.feeding._ways`, without keeping its ways)
+    new, ways = tuple.__new__, starve_ways(cities, count)  # Action("starve", hexes=hs), made as a tuple
+    return [new(Action, ("starve", None, None, None, None, hs, (), None)) for hs in ways]
 
 
 @lru_cache(maxsize=256)

@@ -44,8 +44,7 @@ def starve_key(state: GameState, seat: int) -> tuple[tuple[str, int], ...]:
     return tuple([(c.castle, c.population) for c in cities])
 
 
-@lru_cache(maxsize=256)
-def _ways(cities: tuple[tuple[str, int], ...], count: int) -> tuple[tuple[str, ...], ...]:
+def starve_ways(cities: tuple[tuple[str, int], ...], count: int) -> tuple[tuple[str, ...], ...]:
     """The ways of `starve_options` from ``cities`` (castle and population, in board order):
     from the first city most first, then from the others; a city is not asked for more than
     the cities from it on hold (``room``), nor for less than what they cannot give, and the
@@ -62,13 +61,17 @@ def _ways(cities: tuple[tuple[str, int], ...], count: int) -> tuple[tuple[str, .
     return tuple(out)
 
 
+_ways = lru_cache(maxsize=256)(starve_ways)
+"""`starve_ways`, kept for the last positions asked (`starve_options`)."""
+
+
 def _take(
     cities: tuple[tuple[str, int], ...], room: list[int], out: list[tuple[str, ...]], i: int, left: int,
     prefix: tuple[str, ...],
 ) -> None:  # fmt: skip
-    """`_ways`' search from city ``i`` on, ``left`` citizens still to take after ``prefix``.
+    """`starve_ways`' search from city ``i`` on, ``left`` citizens still to take after ``prefix``.
 
-    **Decision**: a function of its own, not one nested in `_ways` (which would refer to itself:
+    **Decision**: a function of its own, not one nested in `starve_ways` (which would refer to itself:
     a cycle of garbage after each search, which the garbage collector must find, and whose
     count sets it off: tests/test_engine_speed.py)."""
     castle, cap = cities[i]

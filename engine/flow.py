@@ -118,8 +118,7 @@ def _grow(state: GameState, mine: list[list[City]] | None = None) -> list[str]:
 
 
 def _politics_step(state: GameState, ev: Events) -> None:
-    n, turn = len(state.players), state.turn_index  # (`n_players`, `turn_seat`: asked every turn)
-    if turn >= n:
+    if state.turn_index >= len(state.players):
         put(state, "turn_index", 0)
         put(state, "round", state.round + 1)
         if state.round > ROUNDS:
@@ -128,7 +127,7 @@ def _politics_step(state: GameState, ev: Events) -> None:
             put(state, "phase", "relocation")
             put(state, "relocation_queue", state.seats_from_start())
         return
-    seat = (state.start_player + turn) % n
+    seat = state.turn_seat()
     player = state.players[seat]
     if player.hunger:
         # Rules §5: the hungry player's first turn turns an action card face down.

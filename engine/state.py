@@ -164,7 +164,7 @@ class GameState(BaseModel):
         return len(self.players)
 
     def turn_seat(self) -> int:
-        return (self.start_player + self.turn_index) % self.n_players
+        return (self.start_player + self.turn_index) % len(self.players)
 
     def seats_from_start(self) -> list[int]:
         n = self.n_players
@@ -213,8 +213,7 @@ def new_building(label: str, kind: str) -> Building:
 
 def turn_decision(seat: int) -> Decision:
     """``Decision(seat=seat, kind="turn")``."""
-    fields = {"seat": seat, "kind": "turn", "city": None, "count": 0, "services": [], "cities": []}
-    return trusted(Decision, fields, {"seat", "kind"})
+    return new_decision(seat, "turn")
 
 
 _DECISION_GIVEN = frozenset({"city", "count", "services", "cities"})
