@@ -313,10 +313,10 @@ def _whole(w: int, h: int, radius: int, fill: RGB | None, outline: RGB | None, w
 _rounded = lru_cache(maxsize=ROUNDED)(_whole)
 
 
-Corners = tuple[int, tuple[Image.Image, ...], tuple[Image.Image, ...], tuple[int, ...]]
-"""`_corners`' answer: the corners' size ``k``; the four corners (top left, top right, bottom left,
-bottom right); the straight edges' cross-sections (top and bottom: a column ``k`` high; left and
-right: a row ``k`` wide); the middle's colour (RGBA)."""
+Corners = tuple[tuple[Image.Image, ...], tuple[Image.Image, ...], tuple[int, ...]]
+"""`_corners`' answer: the four corners, `corner_size` square (top left, top right, bottom left,
+bottom right); the straight edges' cross-sections (top and bottom: a column as high; left and
+right: a row as wide); the middle's colour (RGBA)."""
 
 
 def corner_size(radius: int, width: int) -> int:
@@ -346,7 +346,7 @@ def _corners(radius: int, fill: RGB | None, outline: RGB | None, width: int) -> 
     )
     middle = sheet.getpixel((k, k))
     assert isinstance(middle, tuple)
-    return k, corners, edges, middle
+    return corners, edges, middle
 
 
 def rounded(
@@ -370,7 +370,7 @@ def rounded(
     if w <= 2 * k or h <= 2 * k:
         blit(base, _rounded(w, h, r, fill, outline, width), (x0, y0))
         return
-    k, corners, edges, middle = _corners(r, fill, outline, width)
+    corners, edges, middle = _corners(r, fill, outline, width)
     x1, y1 = x0 + w - k, y0 + h - k
     for part, xy in zip(corners, ((x0, y0), (x1, y0), (x0, y1), (x1, y1)), strict=True):
         base.paste(part, xy, part)
