@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
+from .state import set_dict, set_extra, set_fields_set, set_private
 from .words import ENGLISH, N_, PHRASE, Phrase, Words, told
 
 if TYPE_CHECKING:
@@ -180,7 +181,6 @@ class Events(list[Event]):
 
 
 _OPTIONAL = frozenset({"seat", "hexes", "private_to", "reveals", "data"})
-_set = object.__setattr__
 
 
 def made(kind: str, text: str, message: str, values: dict[str, Any] | None, kw: dict[str, Any]) -> Event:
@@ -203,14 +203,12 @@ def made(kind: str, text: str, message: str, values: dict[str, Any] | None, kw: 
         "values": {} if values is None else dict(values),
     }
     ev = object.__new__(Event)
-    _set(ev, "__dict__", fields)
-    _set(
-        ev,
-        "__pydantic_fields_set__",
-        {"kind", "text", *kw} if values is None else {"kind", "text", "message", "values", *kw},
+    set_dict(ev, fields)
+    set_fields_set(
+        ev, {"kind", "text", *kw} if values is None else {"kind", "text", "message", "values", *kw}
     )
-    _set(ev, "__pydantic_extra__", None)
-    _set(ev, "__pydantic_private__", None)
+    set_extra(ev, None)
+    set_private(ev, None)
     return ev
 
 

@@ -365,7 +365,8 @@ class Game:
         """
         action, decision = self.check(seat, move)
         ev = Played()
-        put(self.state, "pending", [d for d in self.state.pending if d is not decision])
+        pending = self.state.pending  # (`check` found ``decision`` there: alone, most often)
+        put(self.state, "pending", [] if len(pending) == 1 else [d for d in pending if d is not decision])
         t = self._table if decision.kind == "turn" else None  # (kept up to date by the turn)
         kept = [a for a in self._asked if a.decision.seat != seat] if decision.kind in KEPT else []
         self._changed()

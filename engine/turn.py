@@ -250,6 +250,10 @@ GROUP = {kind: (kind == "market", kind in NEEDS_LAKE) for kind in BUILDINGS}
 by whether it is a market and whether it needs a lake."""
 
 
+STOCK = {kind: (TOKEN_STACK[kind], STACK_SIZE[TOKEN_STACK[kind]], GROUP[kind]) for kind in BUILDINGS}
+"""Each kind's token stack, the stack's size and the kind's group (`GROUP`), looked up at once."""
+
+
 class _Rows(dict[tuple[str, str | None], tuple[Action, ...]]):
     """`placed` rows by verb and building, each asked of `placed` once (then a plain lookup)."""
 
@@ -312,16 +316,16 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
     row = state.politics_row
     gold = p.gold
     cities = t.cities_of(seat)
-    used, stack, size = t.stacks_used, TOKEN_STACK, STACK_SIZE
+    used, stock = t.stacks_used, STOCK
     pickers: dict[tuple[bool, bool], Callable[[tuple[Action, ...]], Sequence[Action]]] = {}
     merged: dict[bool, list[int]] = {}  # (by market: a fountain's or bath's are the others' by a lake)
     sites = t.sites
 
     def buildable(kind: str, line: tuple[Action, ...]) -> Sequence[Action]:
         """The moves of ``line`` (a row of `placed`, by board index) on the sites of ``kind``."""
-        if size[stack[kind]] <= used[stack[kind]]:
+        pile, size, group = stock[kind]
+        if size <= used[pile]:
             return ()
-        group = GROUP[kind]
         pick = pickers.get(group)
         if pick is None:
             market, lake = group

@@ -5,7 +5,7 @@ politics card played, a poll, a pass.
 
 from typing import Any, cast
 
-from .actions import Action
+from .actions import POLITICS_VERBS, Action
 from .board import BOARD
 from .cities import city_at, fitting, service_points, services
 from .components import (
@@ -58,7 +58,8 @@ def apply_turn(state: GameState, seat: int, a: Action, ev: Events, t: Table | No
         return
     kind = built_kind(a)
     cost = card_cost(a)
-    put(p, "gold", p.gold - cost)
+    if cost:  # (a field already set: paying nothing leaves it as it is)
+        put(p, "gold", p.gold - cost)
     if kind is not None:
         _build(state, seat, kind, a, cost=cost, ev=ev, t=t)
     elif v == "golden":
@@ -69,7 +70,7 @@ def apply_turn(state: GameState, seat: int, a: Action, ev: Events, t: Table | No
         _harvest(state, seat, a, ev)
     elif v == "poll":
         _poll(state, seat, a, ev)
-    if a.is_politics:
+    if v in POLITICS_VERBS:  # (`Action.is_politics`, without the property)
         take_from_row(state, v, ev)
 
 
@@ -94,7 +95,7 @@ def _build(state: GameState, seat: int, kind: str, a: Action, cost: int, ev: Eve
         "hex": label,
         "city": city.name,
     }
-    card = a.is_politics
+    card = a.verb in POLITICS_VERBS
     if card:
         values |= {"card": POLITICS_TITLES[a.verb], "cost": cost}
     if changes:
