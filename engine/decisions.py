@@ -242,12 +242,12 @@ def resolve(
     ``t``: the lookups of the position, for a turn: kept up to date by the move (see `Played`).
     """
     first = len(ev)
-    _carry_out(state, d, a, ev, auto=auto, t=t)
+    _carry_out(state, d, a, ev, auto, t)  # (positional: cheaper to call)
     if auto and len(ev) > first:
         ev[first].data["auto"] = True
 
 
-def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, *, auto: bool, t: Table | None) -> None:
+def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, auto: bool, t: Table | None) -> None:
     if d.kind == "turn":
         first = len(ev)
         apply_turn(state, d.seat, a, ev, t)

@@ -265,16 +265,12 @@ class _Rows(dict[tuple[str, str | None], tuple[Action, ...]]):
 ROWS = _Rows()
 
 
-def _sites(t: Table, cities: list[City], market: bool, of: dict[int, list[int]]) -> list[int]:
-    """The building sites (board indexes, in board order) of the cities that may build a market
-    (``market``: none yet and a citizen in the supply) or another kind (a spare citizen);
+def _sites(t: Table, ok: list[City], of: dict[int, list[int]]) -> list[int]:
+    """The building sites (board indexes, in board order) of the cities ``ok``: those that may
+    build a market (none yet and a citizen in the supply) or another kind (a spare citizen);
     ``of``: each city's sites (`site_idx`, sorted) by its id, as found so far (`Table.sites`,
     kept up to date from one turn to the next: `engine.turn_play.carry`).
     (Two cities' sites never overlap: a hex next to both is no site.)"""
-    if market:
-        ok = [c for c in cities if not has_market(c)] if t.state.supply_citizens > 0 else []
-    else:
-        ok = [c for c in cities if c.population - len(c.buildings) >= 2]
     for c in ok:
         if c.id not in of:
             of[c.id] = sorted(site_idx(t, c))
@@ -331,16 +327,20 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
             market, lake = group
             hexes = merged.get(market)
             if hexes is None:
-                hexes = merged[market] = _sites(t, cities, market, sites)
+                if market:
+                    ok = [c for c in cities if not has_market(c)] if state.supply_citizens > 0 else []
+                else:
+                    ok = spare
+                hexes = merged[market] = _sites(t, ok, sites)
             if lake:
                 water = t.lake
                 hexes = [i for i in hexes if i in water]
             pick = pickers[group] = _picker(hexes)
         return pick(line)
 
+    spare = [c for c in cities if c.population - len(c.buildings) >= 2]  # (`found_sources`)
     if p.action_cards > 0:
         yield [GOLD]
-        spare = [c for c in cities if c.population - len(c.buildings) >= 2]  # (`found_sources`)
         if spare and not p.founded_this_year and len(cities) < CASTLES_PER_PLAYER:
             sources = [placed("found", source=c.castle) for c in spare]
             yield [r[i] for i in castle_site_idx(t) for r in sources]

@@ -56,8 +56,10 @@ def apply_turn(state: GameState, seat: int, a: Action, ev: Events, t: Table | No
     if v == "pass":
         draw_for_pass(state, seat, ev)
         return
-    kind = built_kind(a)
-    cost = card_cost(a)
+    if v == "build":  # (the most played: a small building, no card, no cost)
+        kind, cost = a.building, 0
+    else:
+        kind, cost = built_kind(a), card_cost(a)
     if cost:  # (a field already set: paying nothing leaves it as it is)
         put(p, "gold", p.gold - cost)
     if kind is not None:
