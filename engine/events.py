@@ -148,6 +148,10 @@ Event.text = Text()  # type: ignore[assignment]
 """(Set after the class is made, so that pydantic does not take it for the field's default.)"""
 
 
+UNSET: Any = object()
+"""A field of an event not given (`Events.add`, `made`): its default, and not marked as set."""
+
+
 class Events(list[Event]):
     """The events of one `Game.play`, in order.
 
@@ -156,9 +160,14 @@ class Events(list[Event]):
 
     opened: Lookahead | None = None
 
-    def add(self, kind: str, message: str, /, values: dict[str, Any] | None = None, **kw: Any) -> Event:
+    def add(
+        self, kind: str, message: str, /, values: dict[str, Any] | None = None, *,
+        seat: int | None = UNSET, hexes: list[str] = UNSET, private_to: int | None = UNSET,
+        reveals: bool = UNSET, data: dict[str, Any] = UNSET,
+    ) -> Event:  # fmt: skip
         """Add an event of ``kind``: ``message`` (marked with ``N_``) filled with ``values``, or
-        a finished English text when ``values`` is None. ``kw``: the other fields of `Event`.
+        a finished English text when ``values`` is None; the other fields of `Event` as given
+        (`UNSET`: not given).
 
         **Decision**: a move makes several events, so the engine's own are made without
         pydantic's validation of what it already knows to be right (`made`); the event is the
@@ -171,42 +180,54 @@ class Events(list[Event]):
         ``repr``, ``dict()``, copies, pickling) tells it first, so all get the same string as
         ``told(ENGLISH, message, values)`` at once (tests/test_engine_speed.py compares)."""
         if values is None:
-            ev = made(kind, message, "", None, kw)
+            ev = made(kind, message, "", None, seat, hexes, private_to, reveals, data)
         else:
-            ev = made(kind, "", message, values, kw)
+            ev = made(kind, "", message, values, seat, hexes, private_to, reveals, data)
             d = ev.__dict__
             d["text"] = Later(message, d["values"])
         self.append(ev)
         return ev
 
 
-_OPTIONAL = frozenset({"seat", "hexes", "private_to", "reveals", "data"})
+def made(
+    kind: str, text: str, message: str, values: dict[str, Any] | None, seat: int | None = UNSET,
+    hexes: list[str] = UNSET, private_to: int | None = UNSET, reveals: bool = UNSET,
+    data: dict[str, Any] = UNSET,
+) -> Event:  # fmt: skip
+    """``Event(kind=kind, text=text, message=message, values=values, seat=seat, ...)`` with the
+    fields given (not `UNSET`; ``message`` and ``values`` left unset when ``values`` is None),
+    made as validation would: the same fields in the same order, lists and dicts copied, the
+    same fields marked as set (``model_fields_set``). The engine gives every field its type
+    (tests/test_engine_speed.py compares with validated events).
 
-
-def made(kind: str, text: str, message: str, values: dict[str, Any] | None, kw: dict[str, Any]) -> Event:
-    """``Event(kind=kind, text=text, message=message, values=values, **kw)`` (``message`` and
-    ``values`` left unset when ``values`` is None), made as validation would: the same fields
-    in the same order, lists and dicts copied, the same fields marked as set
-    (``model_fields_set``). The engine gives every field its type (tests/test_engine_speed.py
-    compares with validated events)."""
-    if not _OPTIONAL.issuperset(kw):
-        raise TypeError(f"Not fields of an event: {sorted(set(kw) - _OPTIONAL)}")
+    **Decision**: the fields are parameters of their own, not keyword arguments gathered in a
+    dict (`Events.add` likewise): a move makes several events, and a dict made and looked up
+    for each cost more."""
+    given = {"kind", "text"} if values is None else {"kind", "text", "message", "values"}
     fields = {
         "kind": kind,
         "text": text,
-        "seat": kw.get("seat"),
-        "hexes": list(kw["hexes"]) if "hexes" in kw else [],
-        "private_to": kw.get("private_to"),
-        "reveals": kw.get("reveals", False),
-        "data": dict(kw["data"]) if "data" in kw else {},
+        "seat": None if seat is UNSET else seat,
+        "hexes": [] if hexes is UNSET else list(hexes),
+        "private_to": None if private_to is UNSET else private_to,
+        "reveals": False if reveals is UNSET else reveals,
+        "data": {} if data is UNSET else dict(data),
         "message": message,
         "values": {} if values is None else dict(values),
     }
+    if seat is not UNSET:
+        given.add("seat")
+    if hexes is not UNSET:
+        given.add("hexes")
+    if private_to is not UNSET:
+        given.add("private_to")
+    if reveals is not UNSET:
+        given.add("reveals")
+    if data is not UNSET:
+        given.add("data")
     ev = object.__new__(Event)
     set_dict(ev, fields)
-    set_fields_set(
-        ev, {"kind", "text", *kw} if values is None else {"kind", "text", "message", "values", *kw}
-    )
+    set_fields_set(ev, given)
     set_extra(ev, None)
     set_private(ev, None)
     return ev

@@ -123,10 +123,10 @@ def test_the_engines_events_are_those_pydantic_validates(monkeypatch: pytest.Mon
     made: list[Event] = []
     make = events.made
 
-    def checked(
-        kind: str, text: str, message: str, values: dict[str, Any] | None, kw: dict[str, Any]
-    ) -> Event:
-        e = make(kind, text, message, values, kw)
+    def checked(kind: str, text: str, message: str, values: dict[str, Any] | None, *fields: Any) -> Event:
+        e = make(kind, text, message, values, *fields)
+        names = ("seat", "hexes", "private_to", "reveals", "data")
+        kw = {k: v for k, v in zip(names, fields, strict=True) if v is not events.UNSET}
         told = {} if values is None else {"message": message, "values": values}
         validated = Event(kind=kind, text=text, **told, **kw)
         assert e == validated and e.model_fields_set == validated.model_fields_set
