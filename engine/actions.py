@@ -281,23 +281,25 @@ def among(move: Action, listed: list[Action]) -> bool:
     return move in listed
 
 
-_ROWS: dict[tuple[str, str | None, str | None], tuple[Action, ...]] = {}
+_ROWS: dict[tuple[str, str | None, str | None, int | None], tuple[Action, ...]] = {}
 
 
-def placed(verb: str, building: str | None = None, source: str | None = None) -> tuple[Action, ...]:
-    """``Action(verb, hex=label, building=building, source=source)`` for every hex of the board,
-    by board index (`Board.index`).
+def placed(
+    verb: str, building: str | None = None, source: str | None = None, n: int | None = None
+) -> tuple[Action, ...]:
+    """``Action(verb, hex=label, building=building, source=source, n=n)`` for every hex of the
+    board, by board index (`Board.index`).
 
     **Decision**: a search for legal moves lists hundreds of moves a position; an action is an
     immutable value, so each is made once per process, when its row is first asked, and the
-    search only picks them (`engine.turn.legal_turn_moves`). At most one row per verb and
-    building, and one per ``found`` source hex: a few thousand small tuples."""
-    key = (verb, building, source)
+    search only picks them (`engine.turn.legal_turn_moves`). At most one row per verb,
+    building and count, and one per ``found`` source hex: a few thousand small tuples."""
+    key = (verb, building, source, n)
     row = _ROWS.get(key)
     if row is None:
         new = tuple.__new__  # made as the tuple it is
         row = _ROWS[key] = tuple(
-            new(Action, (verb, h, building, None, None, (), (), source)) for h in BOARD.labels
+            new(Action, (verb, h, building, n, None, (), (), source)) for h in BOARD.labels
         )
     return row
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
+from typing import TypeVar
 
 from .actions import Action, placed
 from .board import BOARD
@@ -254,15 +255,38 @@ STOCK = {kind: (TOKEN_STACK[kind], STACK_SIZE[TOKEN_STACK[kind]], GROUP[kind]) f
 """Each kind's token stack, the stack's size and the kind's group (`GROUP`), looked up at once."""
 
 
-class _Rows(dict[tuple[str, str | None], tuple[Action, ...]]):
-    """`placed` rows by verb and building, each asked of `placed` once (then a plain lookup)."""
-
-    def __missing__(self, key: tuple[str, str | None]) -> tuple[Action, ...]:
-        row = self[key] = placed(*key)
-        return row
+K = TypeVar("K")
+V = TypeVar("V")
 
 
-ROWS = _Rows()
+class _Made(dict[K, V]):
+    """Values made once each, when first asked (then a plain lookup): rows of `placed`, a few
+    per verb, so bounded by the board's hexes and the kinds of move."""
+
+    def __init__(self, make: Callable[[K], V]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: K) -> V:
+        value = self[key] = self.make(key)
+        return value
+
+
+def _lines(how: str) -> list[tuple[str, int, tuple[Action, ...]]]:
+    """The rows of `placed` a turn's building moves are picked from, with the building and
+    its cost in gold: ``build`` (the small buildings), ``card`` (the building cards) or
+    ``master`` (the master builder, every kind)."""
+    if how == "build":
+        return [(kind, 0, placed("build", kind)) for kind in SMALL]
+    if how == "card":
+        return [(card, cost, placed(card)) for card, cost in BUILDING_CARD_COST.items()]
+    return [(kind, MASTER_COST[SIZE[kind]], placed("master", kind)) for kind in BUILDINGS]
+
+
+LINES: _Made[str, list[tuple[str, int, tuple[Action, ...]]]] = _Made(_lines)
+FOUNDING: _Made[str, tuple[Action, ...]] = _Made(lambda castle: placed("found", source=castle))
+"""The founding moves with a citizen from the city of each castle hex."""
+GOLDEN: _Made[int, tuple[Action, ...]] = _Made(lambda n: placed("golden", n=n))
 
 
 def _sites(t: Table, ok: list[City], of: dict[int, list[int]]) -> list[int]:
@@ -342,25 +366,28 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
     if p.action_cards > 0:
         yield [GOLD]
         if spare and not p.founded_this_year and len(cities) < CASTLES_PER_PLAYER:
-            sources = [placed("found", source=c.castle) for c in spare]
+            sources = [FOUNDING[c.castle] for c in spare]
             yield [r[i] for i in castle_site_idx(t) for r in sources]
         batch: list[Action] = []
-        for kind in SMALL:
-            batch += buildable(kind, ROWS["build", kind])
+        for kind, _free, line in LINES["build"]:
+            batch += buildable(kind, line)
         yield batch
     batch = []
-    for card, cost in BUILDING_CARD_COST.items():
+    for card, cost, line in LINES["card"]:
         if card in row and gold >= cost:
-            batch += buildable(card, ROWS[card, None])
+            batch += buildable(card, line)
     if "master" in row:
-        for kind in BUILDINGS:
-            if gold >= MASTER_COST[SIZE[kind]]:
-                batch += buildable(kind, ROWS["master", kind])
+        for kind, cost, line in LINES["master"]:
+            if gold >= cost:
+                batch += buildable(kind, line)
     yield batch
     if "golden" in row and state.supply_citizens > 0:
+        index = BOARD.index
+        roomy = [index[c.castle] for c in cities if room(c) > 0]  # (board order, as ``cities``)
         for n, cost in GOLDEN_COST.items():
             if p.gold >= cost:
-                yield [Action("golden", n=n, hex=c.castle) for c in cities if room(c) > 0]
+                line = GOLDEN[n]
+                yield [line[i] for i in roomy]
     if "bread" in row:
         arched = sorted(
             (b for c in cities for b in c.buildings if ARCHES[b.kind]), key=lambda b: BOARD.index[b.hex]
