@@ -11,10 +11,11 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple, TypeVar
 
 from .board import BOARD
-from .components import BUILDINGS, LARGE, MEDIUM, SERVICES, SMALL
+from .components import BUILDING_CARD_COST, BUILDINGS, LARGE, MASTER_COST, MEDIUM, SERVICES, SIZE, SMALL
 from .errors import MalformedMove
 from .words import N_, PHRASE, Phrase
 
@@ -302,6 +303,44 @@ def placed(
             new(Action, (verb, h, building, n, None, (), (), source)) for h in BOARD.labels
         )
     return row
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Made(dict[K, V]):
+    """Values made once each, when first asked (then a plain lookup): rows of `placed`, a few
+    per verb, so bounded by the board's hexes and the kinds of move."""
+
+    def __init__(self, make: Callable[[K], V]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: K) -> V:
+        value = self[key] = self.make(key)
+        return value
+
+
+def _lines(how: str) -> list[tuple[str, int, tuple[Action, ...]]]:
+    """The rows of `placed` a turn's building moves are picked from, with the building and
+    its cost in gold: ``build`` (the small buildings), ``card`` (the building cards) or
+    ``master`` (the master builder, every kind)."""
+    if how == "build":
+        return [(kind, 0, placed("build", kind)) for kind in SMALL]
+    if how == "card":
+        return [(card, cost, placed(card)) for card, cost in BUILDING_CARD_COST.items()]
+    return [(kind, MASTER_COST[SIZE[kind]], placed("master", kind)) for kind in BUILDINGS]
+
+
+LINES: _Made[str, list[tuple[str, int, tuple[Action, ...]]]] = _Made(_lines)
+"""`_lines` of each way of building, for a turn's search (`engine.turn.legal_turn_moves`):
+looked up by a word, not asked of `placed` (a key made and hashed) kind by kind."""
+FOUNDING: _Made[str, tuple[Action, ...]] = _Made(lambda castle: placed("found", source=castle))
+"""The founding moves with a citizen from the city of each castle hex."""
+GOLDEN: _Made[int, tuple[Action, ...]] = _Made(lambda n: placed("golden", n=n))
+BREAD: _Made[int, tuple[Action, ...]] = _Made(lambda n: placed("bread", n=n))
+"""Golden Times and Bread and Games (on a building of one arch) of each count."""
 
 
 _PARSERS = {

@@ -8,9 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
-from typing import TypeVar
 
-from .actions import Action, placed
+from .actions import BREAD, FOUNDING, GOLDEN, LINES, Action, placed
 from .board import BOARD
 from .cities import castle_citizens, city_at, has_market, room
 from .components import (
@@ -25,7 +24,6 @@ from .components import (
     POLITICS_TITLES,
     POLL_ALL_COST,
     SIZE,
-    SMALL,
     STACK_SIZE,
     TOKEN_STACK,
     YEARS,
@@ -255,40 +253,6 @@ STOCK = {kind: (TOKEN_STACK[kind], STACK_SIZE[TOKEN_STACK[kind]], GROUP[kind]) f
 """Each kind's token stack, the stack's size and the kind's group (`GROUP`), looked up at once."""
 
 
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class _Made(dict[K, V]):
-    """Values made once each, when first asked (then a plain lookup): rows of `placed`, a few
-    per verb, so bounded by the board's hexes and the kinds of move."""
-
-    def __init__(self, make: Callable[[K], V]) -> None:
-        super().__init__()
-        self.make = make
-
-    def __missing__(self, key: K) -> V:
-        value = self[key] = self.make(key)
-        return value
-
-
-def _lines(how: str) -> list[tuple[str, int, tuple[Action, ...]]]:
-    """The rows of `placed` a turn's building moves are picked from, with the building and
-    its cost in gold: ``build`` (the small buildings), ``card`` (the building cards) or
-    ``master`` (the master builder, every kind)."""
-    if how == "build":
-        return [(kind, 0, placed("build", kind)) for kind in SMALL]
-    if how == "card":
-        return [(card, cost, placed(card)) for card, cost in BUILDING_CARD_COST.items()]
-    return [(kind, MASTER_COST[SIZE[kind]], placed("master", kind)) for kind in BUILDINGS]
-
-
-LINES: _Made[str, list[tuple[str, int, tuple[Action, ...]]]] = _Made(_lines)
-FOUNDING: _Made[str, tuple[Action, ...]] = _Made(lambda castle: placed("found", source=castle))
-"""The founding moves with a citizen from the city of each castle hex."""
-GOLDEN: _Made[int, tuple[Action, ...]] = _Made(lambda n: placed("golden", n=n))
-
-
 def _sites(t: Table, ok: list[City], of: dict[int, list[int]]) -> list[int]:
     """The building sites (board indexes, in board order) of the cities ``ok``: those that may
     build a market (none yet and a citizen in the supply) or another kind (a spare citizen);
@@ -389,17 +353,20 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
                 line = GOLDEN[n]
                 yield [line[i] for i in roomy]
     if "bread" in row:
+        index = BOARD.index
         arched = sorted(
-            (b for c in cities for b in c.buildings if ARCHES[b.kind]), key=lambda b: BOARD.index[b.hex]
+            (b for c in cities for b in c.buildings if ARCHES[b.kind]), key=lambda b: index[b.hex]
         )
         for n, cost in BREAD_COST.items():
             if p.gold >= cost and p.notables >= n:
+                line, batch = BREAD[n], []
                 for b in arched:
-                    arches = list(ARCHES[b.kind])
+                    arches = ARCHES[b.kind]
                     if len(arches) == 1:
-                        yield [Action("bread", n=n, hex=b.hex)]
+                        batch.append(line[index[b.hex]])
                     else:
-                        yield [Action("bread", n=n, hex=b.hex, service=s) for s in arches]
+                        batch += [Action("bread", n=n, hex=b.hex, service=s) for s in arches]
+                yield batch
     if "harvest" in row and state.year < YEARS and p.notables >= 1:
         farms = [
             BOARD.index[b.hex] for c in cities for b in c.buildings if b.kind == "farm" and not b.harvest
