@@ -45,20 +45,20 @@ def _step(state: GameState, ev: Events) -> None:
 
 def start_year(state: GameState, year: int, ev: Events) -> None:
     """Phases 1–4: start player, voice of the people, quarry income, growth."""
-    state.year = year
+    put(state, "year", year)
     names = [p.name for p in state.players]
     if year > 1:
-        state.start_player = (state.start_player + 1) % state.n_players
+        put(state, "start_player", (state.start_player + 1) % len(state.players))
     ev.add(
         "year",
         N_("Year {year} begins; {name} is start player."),
         {"year": year, "name": names[state.start_player]},
         data={"year": year, "start_player": state.start_player},
     )
-    state.voice = state.voice_pile[:VOICE_CARDS]
-    state.voice_pile = state.voice_pile[VOICE_CARDS:]
-    state.voice_revealed = False
-    state.voice_result = []
+    put(state, "voice", state.voice_pile[:VOICE_CARDS])
+    put(state, "voice_pile", state.voice_pile[VOICE_CARDS:])
+    put(state, "voice_revealed", False)
+    put(state, "voice_result", [])
     ev.add(
         "voice",
         N_("Voice of the people: {service} face up, three cards face down."),
@@ -71,7 +71,7 @@ def start_year(state: GameState, year: int, ev: Events) -> None:
     for seat in state.seats_from_start():
         gold = sum(quarry_gold(areas, c) for c in mine[seat])
         if gold:
-            state.players[seat].gold += gold
+            put(state.players[seat], "gold", state.players[seat].gold + gold)
             ev.add(
                 "income",
                 N_("{name} earns {gold} gold from quarries."),
@@ -84,9 +84,9 @@ def start_year(state: GameState, year: int, ev: Events) -> None:
         ev.add(
             "growth", N_("Growth: {cities} gain a citizen."), {"cities": list(grown)}, data={"cities": grown}
         )
-    state.phase = "politics"
-    state.round = 1
-    state.turn_index = 0
+    put(state, "phase", "politics")
+    put(state, "round", 1)
+    put(state, "turn_index", 0)
 
 
 def by_seat(state: GameState) -> list[list[City]]:
@@ -113,7 +113,7 @@ def _grow(state: GameState, mine: list[list[City]] | None = None) -> list[str]:
                 supply -= 1
                 grown.append(city.name)
     if grown:
-        state.supply_citizens = supply
+        put(state, "supply_citizens", supply)
     return grown
 
 
@@ -192,12 +192,12 @@ def _open_demolitions(state: GameState, seats: list[int], ev: Events) -> None:
 
 
 def _enter_demolition(state: GameState, ev: Events) -> None:
-    state.phase = "demolition"
+    put(state, "phase", "demolition")
     _open_demolitions(state, state.seats_from_start(), ev)
 
 
 def _enter_feeding(state: GameState, ev: Events) -> None:
-    state.phase = "feeding"
+    put(state, "phase", "feeding")
     for seat in state.seats_from_start():
         short = shortage(state, seat)
         if short:
@@ -234,10 +234,10 @@ def _new_year(state: GameState) -> None:
 def _end_year(state: GameState, ev: Events) -> None:
     """Phase 9: cards back, notables home, then the next year or the final scoring."""
     state.voice_used.extend(state.voice)
-    state.voice = []
-    state.voice_revealed = False
-    state.voice_result = []
-    state.preferred = {}
+    put(state, "voice", [])
+    put(state, "voice_revealed", False)
+    put(state, "voice_result", [])
+    put(state, "preferred", {})
     discard_politics(state)
     _new_year(state)
     ev.add("end_year", N_("Year {year} ends."), {"year": state.year}, data={"year": state.year})

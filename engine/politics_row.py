@@ -5,7 +5,7 @@ from __future__ import annotations
 from .components import POLITICS_TITLES
 from .events import Events
 from .rng import shuffle
-from .state import GameState
+from .state import GameState, put
 from .words import N_
 
 ROW_SIZE = 7
@@ -69,4 +69,4 @@ def draw_for_pass(state: GameState, seat: int, ev: Events) -> None:
 def end_of_year(state: GameState) -> None:
     """Cards played or drawn this year go to the discard (§4.9)."""
     state.politics_discard.extend(state.politics_used)
-    state.politics_used = []
+    put(state, "politics_used", [])

@@ -25,11 +25,11 @@ from .words import N_
 def tally(state: GameState, ev: Events) -> None:
     """Reveal the face-down cards and find the voice: the service with more cards than each
     other, or the two services at 2–2 (§4.6)."""
-    state.voice_revealed = True
+    put(state, "voice_revealed", True)
     counts = Counter(state.voice)
     top = max(counts.values())
     result = [s for s in SERVICES if counts[s] == top]
-    state.voice_result = result
+    put(state, "voice_result", result)
     if len(result) == 1:
         message = N_("The voice of the people is revealed ({services}): the people want {service}.")
     else:  # 2 and 2 of 4 cards
@@ -245,7 +245,7 @@ def relocate(state: GameState, seat: int, ev: Events, known: Near | None = None)
     lost on the way (`relocate_city`)."""
     for city in unchecked(state, seat):
         relocate_city(state, city, ev, known)
-    state.relocated = []
+    put(state, "relocated", [])
 
 
 def _forget(known: Near, lost: City) -> None:

@@ -195,7 +195,8 @@ def put(model: BaseModel, name: str, value: Any) -> None:
     """``model.name = value`` written as pydantic's assignment writes a field of these models
     (no validation on assignment: the value in the model's dict, the field marked as set),
     without going through it, for the fields the engine writes on most steps (the turn, the
-    gold, the action cards, populations). tests/test_engine_speed.py compares with assigning."""
+    gold, the action cards, populations) and at a year's end and start (the phase, the voice,
+    the round). tests/test_engine_speed.py compares with assigning."""
     model.__dict__[name] = value
     model.__pydantic_fields_set__.add(name)
 

@@ -170,8 +170,8 @@ def _golden(state: GameState, seat: int, a: Action, ev: Events) -> None:
     city = city_at(state, a.hex)
     assert city is not None
     gained = fitting(state, city, a.n)
-    city.population += gained
-    state.supply_citizens -= gained
+    put(city, "population", city.population + gained)
+    put(state, "supply_citizens", state.supply_citizens - gained)
     values: dict[str, Any] = {
         "name": state.players[seat].name,
         "citizens": PHRASE.n("{count} citizen", "{count} citizens", gained),
@@ -198,7 +198,7 @@ def _bread(state: GameState, seat: int, a: Action, ev: Events) -> None:
     b = next(b for b in city.buildings if b.hex == a.hex)
     service = cast(Service, a.service or next(iter(ARCHES[b.kind])))
     b.notables[service] = b.notables.get(service, 0) + a.n
-    state.players[seat].notables -= a.n
+    put(state.players[seat], "notables", state.players[seat].notables - a.n)
     ev.add(
         "bread",
         N_(
@@ -225,8 +225,8 @@ def _harvest(state: GameState, seat: int, a: Action, ev: Events) -> None:
     city = city_at(state, a.hex)
     assert city is not None
     b = next(b for b in city.buildings if b.hex == a.hex)
-    b.harvest = True
-    state.players[seat].notables -= 1
+    put(b, "harvest", True)
+    put(state.players[seat], "notables", state.players[seat].notables - 1)
     ev.add(
         "harvest",
         N_("{name} plays Rich Harvest on the farm at {hex}."),

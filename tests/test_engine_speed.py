@@ -32,6 +32,7 @@ from engine import (
     events,
     feeding,
     flow,
+    politics_row,
     relocation,
     state,
     turn_play,
@@ -927,7 +928,7 @@ def test_the_fields_written_without_assignment_are_as_assigned(monkeypatch: pyte
         return out
 
     fast = trace()
-    for module in (game_module, decisions, flow, turn_play, feeding, construction, relocation):
+    for module in (game_module, decisions, flow, turn_play, feeding, construction, relocation, politics_row):
         assert module.put is state.put  # type: ignore[attr-defined]
         monkeypatch.setattr(module, "put", setattr)
     assert trace() == fast
