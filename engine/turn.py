@@ -281,69 +281,84 @@ def _picker(hexes: list[int]) -> Callable[[tuple[Action, ...]], Sequence[Action]
     return itemgetter(*hexes)
 
 
+class _Builder:
+    """The building moves of a seat's turn (`legal_turn_moves`): per kind of building, the
+    sites of the cities `city_building_problem` lets build it (a token left; a spare citizen,
+    or for a market none yet and a citizen in the supply) and, for a fountain or bath, those
+    by a lake (`terrain_problem`), each city's sites found once for all kinds; the moves picked
+    from rows made once (`engine.actions.LINES`), in one call per kind (`operator.itemgetter`
+    of the sites of its group of kinds, `GROUP`, found when first asked)."""
+
+    __slots__ = ("cities", "merged", "pickers", "spare", "t")
+
+    def __init__(self, t: Table, cities: list[City], spare: list[City]) -> None:
+        self.t, self.cities, self.spare = t, cities, spare
+        self.pickers: dict[tuple[bool, bool], Callable[[tuple[Action, ...]], Sequence[Action]]] = {}
+        self.merged: dict[
+            bool, list[int]
+        ] = {}  # (by market: a fountain's or bath's are the others' by a lake)
+
+    def moves(
+        self, lines: list[tuple[str, int, tuple[Action, ...]]], gold: int, row: list[str] | None = None
+    ) -> list[Action]:
+        """The moves of ``lines`` that cost at most ``gold`` (and whose card is in ``row``, if
+        given), on the sites of each kind."""
+        used, stock, pickers = self.t.stacks_used, STOCK, self.pickers
+        out: list[Action] = []
+        for kind, cost, line in lines:
+            if cost > gold or (row is not None and kind not in row):
+                continue
+            pile, size, group = stock[kind]
+            if size <= used[pile]:
+                continue
+            pick = pickers.get(group)
+            if pick is None:
+                pick = self._picker(group)
+            out += pick(line)
+        return out
+
+    def _picker(self, group: tuple[bool, bool]) -> Callable[[tuple[Action, ...]], Sequence[Action]]:
+        t = self.t
+        market, lake = group
+        hexes = self.merged.get(market)
+        if hexes is None:
+            if market:
+                ok = [c for c in self.cities if not has_market(c)] if t.state.supply_citizens > 0 else []
+            else:
+                ok = self.spare
+            hexes = self.merged[market] = _sites(t, ok, t.sites)
+        if lake:
+            water = t.lake
+            hexes = [i for i in hexes if i in water]
+        pick = self.pickers[group] = _picker(hexes)
+        return pick
+
+
 def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
     """Every move ``seat`` may make as its turn, already in canonical (sorted) order, in
     batches (taking gold; founding; the small buildings; the building cards and the master
     builder; then a batch per other kind of move), each found when the one before is used up.
 
     The moves are the ones `turn_problem` allows, found without asking it move by move: the
-    building sites of the seat's cities (`site_idx`) once, then per kind of building the sites
-    of the cities `city_building_problem` lets build it (a token left; a spare citizen, or for
-    a market none yet and a citizen in the supply) and, for a fountain or bath, those by a lake
-    (`terrain_problem`), each city's sites found once for all kinds. Moves are picked from
-    rows made once (`engine.actions.placed`), in one call per kind (`operator.itemgetter` of
-    the sites of its group of kinds, `GROUP`); the seat's cities, the occupancy and the token
-    stacks come from one pass over the cities (`Table.cities_of`), and founding is checked as
+    building moves by `_Builder`; the seat's cities, the occupancy and the token stacks come
+    from one pass over the cities (`Table.cities_of`), and founding is checked as
     `_found_problem` does, on those cities."""
     state = t.state
     p = state.players[seat]
     row = state.politics_row
     gold = p.gold
     cities = t.cities_of(seat)
-    used, stock = t.stacks_used, STOCK
-    pickers: dict[tuple[bool, bool], Callable[[tuple[Action, ...]], Sequence[Action]]] = {}
-    merged: dict[bool, list[int]] = {}  # (by market: a fountain's or bath's are the others' by a lake)
-    sites = t.sites
-
-    def buildable(kind: str, line: tuple[Action, ...]) -> Sequence[Action]:
-        """The moves of ``line`` (a row of `placed`, by board index) on the sites of ``kind``."""
-        pile, size, group = stock[kind]
-        if size <= used[pile]:
-            return ()
-        pick = pickers.get(group)
-        if pick is None:
-            market, lake = group
-            hexes = merged.get(market)
-            if hexes is None:
-                if market:
-                    ok = [c for c in cities if not has_market(c)] if state.supply_citizens > 0 else []
-                else:
-                    ok = spare
-                hexes = merged[market] = _sites(t, ok, sites)
-            if lake:
-                water = t.lake
-                hexes = [i for i in hexes if i in water]
-            pick = pickers[group] = _picker(hexes)
-        return pick(line)
-
     spare = [c for c in cities if c.population - len(c.buildings) >= 2]  # (`found_sources`)
+    build = _Builder(t, cities, spare)
     if p.action_cards > 0:
         yield [GOLD]
         if spare and not p.founded_this_year and len(cities) < CASTLES_PER_PLAYER:
             sources = [FOUNDING[c.castle] for c in spare]
             yield [r[i] for i in castle_site_idx(t) for r in sources]
-        batch: list[Action] = []
-        for kind, _free, line in LINES["build"]:
-            batch += buildable(kind, line)
-        yield batch
-    batch = []
-    for card, cost, line in LINES["card"]:
-        if card in row and gold >= cost:
-            batch += buildable(card, line)
+        yield build.moves(LINES["build"], gold)
+    batch = build.moves(LINES["card"], gold, row)
     if "master" in row:
-        for kind, cost, line in LINES["master"]:
-            if gold >= cost:
-                batch += buildable(kind, line)
+        batch += build.moves(LINES["master"], gold)
     yield batch
     if "golden" in row and state.supply_citizens > 0:
         index = BOARD.index
