@@ -15,7 +15,19 @@ from collections.abc import Callable
 from typing import NamedTuple, TypeVar
 
 from .board import BOARD
-from .components import BUILDING_CARD_COST, BUILDINGS, LARGE, MASTER_COST, MEDIUM, SERVICES, SIZE, SMALL
+from .components import (
+    BUILDING_CARD_COST,
+    BUILDINGS,
+    LARGE,
+    MASTER_COST,
+    MEDIUM,
+    NEEDS_LAKE,
+    SERVICES,
+    SIZE,
+    SMALL,
+    STACK_SIZE,
+    TOKEN_STACK,
+)
 from .errors import MalformedMove
 from .words import N_, PHRASE, Phrase
 
@@ -322,18 +334,30 @@ class _Made(dict[K, V]):
         return value
 
 
-def _lines(how: str) -> list[tuple[str, int, tuple[Action, ...]]]:
-    """The rows of `placed` a turn's building moves are picked from, with the building and
-    its cost in gold: ``build`` (the small buildings), ``card`` (the building cards) or
+Line = tuple[str, int, str, int, tuple[bool, bool], tuple[Action, ...]]
+"""A row of `placed` a turn's building moves are picked from (`engine.turn._Builder`), after
+what the search asks of its building: the kind, its cost in gold, its token stack and the
+stack's size, and its group (``market``, ``lake``: the kinds whose sites are the same, by
+`city_building_problem` and `terrain_problem` in `engine.placement`). (A plain tuple: one
+unpacked in a loop costs less than a named one.)"""
+
+
+def _line(kind: str, cost: int, row: tuple[Action, ...]) -> Line:
+    pile = TOKEN_STACK[kind]
+    return (kind, cost, pile, STACK_SIZE[pile], (kind == "market", kind in NEEDS_LAKE), row)
+
+
+def _lines(how: str) -> list[Line]:
+    """The `Line`s of ``build`` (the small buildings), ``card`` (the building cards) or
     ``master`` (the master builder, every kind)."""
     if how == "build":
-        return [(kind, 0, placed("build", kind)) for kind in SMALL]
+        return [_line(kind, 0, placed("build", kind)) for kind in SMALL]
     if how == "card":
-        return [(card, cost, placed(card)) for card, cost in BUILDING_CARD_COST.items()]
-    return [(kind, MASTER_COST[SIZE[kind]], placed("master", kind)) for kind in BUILDINGS]
+        return [_line(card, cost, placed(card)) for card, cost in BUILDING_CARD_COST.items()]
+    return [_line(kind, MASTER_COST[SIZE[kind]], placed("master", kind)) for kind in BUILDINGS]
 
 
-LINES: _Made[str, list[tuple[str, int, tuple[Action, ...]]]] = _Made(_lines)
+LINES: _Made[str, list[Line]] = _Made(_lines)
 """`_lines` of each way of building, for a turn's search (`engine.turn.legal_turn_moves`):
 looked up by a word, not asked of `placed` (a key made and hashed) kind by kind."""
 FOUNDING: _Made[str, tuple[Action, ...]] = _Made(lambda castle: placed("found", source=castle))

@@ -9,23 +9,19 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from operator import itemgetter
 
-from .actions import BREAD, FOUNDING, GOLDEN, LINES, Action, placed
+from .actions import BREAD, FOUNDING, GOLDEN, LINES, Action, Line, placed
 from .board import BOARD
 from .cities import castle_citizens, city_at, has_market, room
 from .components import (
     ARCHES,
     BREAD_COST,
     BUILDING_CARD_COST,
-    BUILDINGS,
     CASTLES_PER_PLAYER,
     GOLDEN_COST,
     MASTER_COST,
-    NEEDS_LAKE,
     POLITICS_TITLES,
     POLL_ALL_COST,
     SIZE,
-    STACK_SIZE,
-    TOKEN_STACK,
     YEARS,
 )
 from .construction import build_problem, found_source
@@ -244,15 +240,6 @@ POLL_ANY = [*POLL_TWO, Action("poll", cards=(1, 2, 3))]
 """The moves that are the same in every position: made once (a batch is never changed)."""
 
 
-GROUP = {kind: (kind == "market", kind in NEEDS_LAKE) for kind in BUILDINGS}
-"""The kinds of building whose sites are the same (`city_building_problem`, `terrain_problem`):
-by whether it is a market and whether it needs a lake."""
-
-
-STOCK = {kind: (TOKEN_STACK[kind], STACK_SIZE[TOKEN_STACK[kind]], GROUP[kind]) for kind in BUILDINGS}
-"""Each kind's token stack, the stack's size and the kind's group (`GROUP`), looked up at once."""
-
-
 def _sites(t: Table, ok: list[City], of: dict[int, list[int]]) -> list[int]:
     """The building sites (board indexes, in board order) of the cities ``ok``: those that may
     build a market (none yet and a citizen in the supply) or another kind (a spare citizen);
@@ -287,29 +274,24 @@ class _Builder:
     or for a market none yet and a citizen in the supply) and, for a fountain or bath, those
     by a lake (`terrain_problem`), each city's sites found once for all kinds; the moves picked
     from rows made once (`engine.actions.LINES`), in one call per kind (`operator.itemgetter`
-    of the sites of its group of kinds, `GROUP`, found when first asked)."""
+    of the sites of its group of kinds, `engine.actions.Line`, found when first asked)."""
 
     __slots__ = ("cities", "merged", "pickers", "spare", "t")
 
     def __init__(self, t: Table, cities: list[City], spare: list[City]) -> None:
         self.t, self.cities, self.spare = t, cities, spare
         self.pickers: dict[tuple[bool, bool], Callable[[tuple[Action, ...]], Sequence[Action]]] = {}
-        self.merged: dict[
-            bool, list[int]
-        ] = {}  # (by market: a fountain's or bath's are the others' by a lake)
+        self.merged: dict[bool, list[int]] = {}
+        """The sites of the cities that may build a market, or another kind, by ``market`` (a
+        fountain's or bath's: the others' by a lake)."""
 
-    def moves(
-        self, lines: list[tuple[str, int, tuple[Action, ...]]], gold: int, row: list[str] | None = None
-    ) -> list[Action]:
+    def moves(self, lines: list[Line], gold: int, row: list[str] | None = None) -> list[Action]:
         """The moves of ``lines`` that cost at most ``gold`` (and whose card is in ``row``, if
         given), on the sites of each kind."""
-        used, stock, pickers = self.t.stacks_used, STOCK, self.pickers
+        used, pickers = self.t.stacks_used, self.pickers
         out: list[Action] = []
-        for kind, cost, line in lines:
-            if cost > gold or (row is not None and kind not in row):
-                continue
-            pile, size, group = stock[kind]
-            if size <= used[pile]:
+        for kind, cost, pile, size, group, line in lines:
+            if cost > gold or size <= used[pile] or (row is not None and kind not in row):
                 continue
             pick = pickers.get(group)
             if pick is None:
