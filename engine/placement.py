@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, TypeVar
 
 from .actions import Action
 from .board import BOARD
@@ -55,40 +55,55 @@ WITHIN2: tuple[tuple[int, ...], ...] = tuple(
 """The hexes (board indexes) at most 2 steps from each hex, itself included."""
 
 
+T = TypeVar("T")
+
+
+class _Lazy(Generic[T]):
+    """A lookup of `Table` made when first read and kept in the instance, whose own attribute
+    then hides this one (a descriptor without ``__set__``): reading it again costs no call.
+    (`functools.cached_property` would do, but takes a lock on every first read in Python
+    3.11; a ``__getattr__`` would do, but makes every attribute of `Table` slower to read.)"""
+
+    def __init__(self, make: Callable[[Table], T]) -> None:
+        self.make = make
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, t: Table, owner: type | None = None) -> T:
+        value = t.__dict__[self.name] = self.make(t)
+        return value
+
+
 class Table:
     """Derived lookups of one position, each made when first asked (a question that needs no
     occupancy, such as a starvation's answers, does not pay for it) and kept while the
-    position is asked about (`_LAZY`; an attribute of the instance once made, so that reading
-    it again costs no call)."""
+    position is asked about (`_Lazy`)."""
 
-    occ: dict[int, City]
+    state: GameState
+    playable: frozenset[int]
+    occ: _Lazy[dict[int, City]] = _Lazy(lambda t: occupancy(t.state))
     """Every occupied hex (board index) and its city (`engine.cities.occupancy`)."""
-    areas: dict[str, Area]
-    lake: frozenset[int]
+    areas: _Lazy[dict[str, Area]] = _Lazy(lambda t: area_map(t.state))
+    lake: _Lazy[frozenset[int]] = _Lazy(lambda t: t.state.lake_idx())
     """The hexes (board indexes) that touch a lake (the terrain never changes in a game)."""
-    stacks_used: dict[str, int]
+    stacks_used: _Lazy[dict[str, int]] = _Lazy(lambda t: _stacks_used(t))
     """Tokens of each stack on the board."""
-    blocked: int
+    blocked: _Lazy[int] = _Lazy(lambda t: _blocked(t))
     """The hexes too near a building for a castle (at most 3 steps from one), a bit mask of
     board indexes."""
-    castle_idx: list[int]
+    castle_idx: _Lazy[list[int]] = _Lazy(
+        lambda t: BOARD.indexes(BOARD.playable_mask(len(t.state.players)) & ~t.blocked)
+    )
     """Where a castle may stand (`castle_site_idx`)."""
-    sites: dict[int, list[int]]
+    sites: _Lazy[dict[int, list[int]]] = _Lazy(lambda t: {})
     """The building sites of each city asked about so far (`site_idx`, sorted), by city id."""
-    mine: dict[int, list[City]]
+    mine: _Lazy[dict[int, list[City]]] = _Lazy(lambda t: {})
     """The cities of each seat asked about so far (`cities_of`), by seat."""
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self.playable: frozenset[int] = BOARD.playable_idx(state.n_players)
-
-    def __getattr__(self, name: str) -> Any:
-        """A lookup not made yet."""
-        make = _LAZY.get(name)
-        if make is None:
-            raise AttributeError(name)
-        value = self.__dict__[name] = make(self)
-        return value
+        self.playable = BOARD.playable_idx(state.n_players)
 
     def owner_name(self, city: City) -> str:
         return self.state.players[city.owner].name
@@ -181,20 +196,6 @@ def _blocked(t: Table) -> int:
     for i in t.occ:
         blocked |= masks[i]
     return blocked
-
-
-_LAZY: dict[str, Callable[[Table], Any]] = {
-    "occ": lambda t: occupancy(t.state),
-    "areas": lambda t: area_map(t.state),
-    "lake": lambda t: t.state.lake_idx(),
-    "stacks_used": _stacks_used,
-    "blocked": _blocked,
-    "castle_idx": lambda t: BOARD.indexes(BOARD.playable_mask(t.state.n_players) & ~t.blocked),
-    "sites": lambda t: {},
-    "mine": lambda t: {},
-}
-"""How each lookup of `Table` is made (`functools.cached_property` would do, but takes a lock
-on every first read in Python 3.11)."""
 
 
 def empty_playable_problem(t: Table, label: str) -> Phrase | None:
