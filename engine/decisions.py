@@ -151,16 +151,16 @@ def iter_options(t: Table, d: Decision) -> Iterator[list[Action]]:
 
 def _answers(t: Table, d: Decision) -> list[Action]:
     """Every move that answers ``d``, a decision other than a turn."""
-    state = t.state
-    if d.kind == "castle":
+    state, kind = t.state, d.kind
+    if kind == "castle":
         row = placed("castle")
         return [row[i] for i in castle_site_idx(t)]
-    if d.kind == "first":
+    if kind == "first":
         return [Action("first", hex=h) for h in d.cities]
-    if d.kind == "prefer":
+    if kind == "prefer":
         city = decision_city(state, d)
         return [Action("prefer", hex=city.castle, service=s) for s in d.services]
-    if d.kind == "demolish":
+    if kind == "demolish":
         city = decision_city(state, d)
         k, hexes = excess_buildings(city), tuple([b.hex for b in city.buildings])
         if not k:
@@ -248,48 +248,49 @@ def resolve(
 
 
 def _carry_out(state: GameState, d: Decision, a: Action, ev: Events, auto: bool, t: Table | None) -> None:
-    if d.kind == "turn":
+    kind, seat = d.kind, d.seat  # (read once: each read of a model's attribute costs)
+    if kind == "turn":
         first = len(ev)
-        apply_turn(state, d.seat, a, ev, t)
+        apply_turn(state, seat, a, ev, t)
         if auto:
             _say_only_move(ev[first])
         put(state, "turn_index", state.turn_index + 1)
-    elif d.kind == "castle":
+    elif kind == "castle":
         assert a.hex is not None
-        place_starting_castle(state, d.seat, a.hex, ev)
+        place_starting_castle(state, seat, a.hex, ev)
         state.placement.pop(0)
         if not state.placement:
-            state.start_player = (d.seat + 1) % state.n_players
-    elif d.kind == "first":
+            state.start_player = (seat + 1) % state.n_players
+    elif kind == "first":
         city = decision_city(state, d, a.hex)
         ev.add(
             "first",
             N_("{name}'s {city} takes first."),
-            {"name": state.players[d.seat].name, "city": city.name},
-            seat=d.seat,
+            {"name": state.players[seat].name, "city": city.name},
+            seat=seat,
             hexes=[city.castle],
         )
         relocate_city(state, city, ev)
-    elif d.kind == "prefer":
+    elif kind == "prefer":
         city = decision_city(state, d)
         assert a.service is not None
         state.preferred[city.id] = a.service  # type: ignore[assignment]
         ev.add(
             "prefer",
             N_("{name}'s {city} compares {service}."),
-            {"name": state.players[d.seat].name, "city": city.name, "service": a.service},
-            seat=d.seat,
+            {"name": state.players[seat].name, "city": city.name, "service": a.service},
+            seat=seat,
             hexes=[city.castle],
         )
-    elif d.kind == "demolish":
+    elif kind == "demolish":
         demolish(state, decision_city(state, d), a.hexes, ev, auto=auto)
     else:
-        starve(state, d.seat, a.hexes, ev)
-        for city in state.cities_of(d.seat):
+        starve(state, seat, a.hexes, ev)
+        for city in state.cities_of(seat):
             if excess_buildings(city):
                 open_decision(
                     state,
-                    new_decision(d.seat, "demolish", city=city.castle, count=excess_buildings(city)),
+                    new_decision(seat, "demolish", city=city.castle, count=excess_buildings(city)),
                     ev,
                 )
 
@@ -378,6 +379,7 @@ def open_decision(state: GameState, d: Decision, ev: Events) -> None:
 
     The search for answers stops at the second; an asked decision leaves it, to go on from
     there, in ``ev.opened`` (see `Lookahead`)."""
+    kind = d.kind  # (read once: each read of a model's attribute costs)
     t = _lookups(state, d, ev)
     rest = iter_options(t, d)
     choices: list[Action] = []
@@ -387,10 +389,10 @@ def open_decision(state: GameState, d: Decision, ev: Events) -> None:
             break
     if len(choices) == 1:
         resolve(state, d, choices[0], ev, auto=True, t=t)
-        if d.kind == "turn" and isinstance(ev, Played):
+        if kind == "turn" and isinstance(ev, Played):
             ev.carry(t)
     else:
         state.pending.append(d)
         ev.opened = Lookahead(d, t, choices, rest)
-        if d.kind in KEPT and isinstance(ev, Played):
+        if kind in KEPT and isinstance(ev, Played):
             ev.asked += (ev.opened,)

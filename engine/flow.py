@@ -19,9 +19,12 @@ VOICE_CARDS = 4
 
 def advance(state: GameState, ev: Events) -> None:
     """Run the automatic steps until someone must decide or the game is over."""
-    while not state.pending and state.phase != "over":
-        if state.phase == "politics":  # (most steps)
+    while not state.pending:
+        phase = state.phase  # (read once: each read of a model's attribute costs)
+        if phase == "politics":  # (most steps)
             _politics_step(state, ev)
+        elif phase == "over":
+            break
         else:
             _step(state, ev)
 
@@ -118,7 +121,8 @@ def _grow(state: GameState, mine: list[list[City]] | None = None) -> list[str]:
 
 
 def _politics_step(state: GameState, ev: Events) -> None:
-    if state.turn_index >= len(state.players):
+    players = state.players
+    if state.turn_index >= len(players):
         put(state, "turn_index", 0)
         put(state, "round", state.round + 1)
         if state.round > ROUNDS:
@@ -128,7 +132,7 @@ def _politics_step(state: GameState, ev: Events) -> None:
             put(state, "relocation_queue", state.seats_from_start())
         return
     seat = state.turn_seat()
-    player = state.players[seat]
+    player = players[seat]
     if player.hunger:
         # Rules §5: the hungry player's first turn turns an action card face down.
         put(player, "hunger", False)

@@ -364,15 +364,15 @@ class Game:
         the move is not allowed.
         """
         action, decision = self.check(seat, move)
-        ev = Played()
-        pending = self.state.pending  # (`check` found ``decision`` there: alone, most often)
-        put(self.state, "pending", [] if len(pending) == 1 else [d for d in pending if d is not decision])
-        t = self._table if decision.kind == "turn" else None  # (kept up to date by the turn)
-        kept = [a for a in self._asked if a.decision.seat != seat] if decision.kind in KEPT else []
+        ev, state, kind = Played(), self.state, decision.kind
+        pending = state.pending  # (`check` found ``decision`` there: alone, most often)
+        put(state, "pending", [] if len(pending) == 1 else [d for d in pending if d is not decision])
+        t = self._table if kind == "turn" else None  # (kept up to date by the turn)
+        kept = [a for a in self._asked if a.decision.seat != seat] if kind in KEPT else []
         self._changed()
-        resolve(self.state, decision, action, ev, t=t)
+        resolve(state, decision, action, ev, t=t)
         ev.carry(t)
-        advance(self.state, ev)
+        advance(state, ev)
         self._keep(ev, kept)
         if self._record.legacy_moves is None:
             self._record.legacy_moves = len(self._record.moves)

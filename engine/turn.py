@@ -246,14 +246,18 @@ def _sites(t: Table, ok: list[City], of: dict[int, list[int]]) -> list[int]:
     ``of``: each city's sites (`site_idx`, sorted) by its id, as found so far (`Table.sites`,
     kept up to date from one turn to the next: `engine.turn_play.carry`).
     (Two cities' sites never overlap: a hex next to both is no site.)"""
+    lists = []
     for c in ok:
-        if c.id not in of:
-            of[c.id] = sorted(site_idx(t, c))
-    if len(ok) == 1:
-        return of[ok[0].id]
+        cid = c.id  # (read once: each read of a model's attribute costs)
+        found = of.get(cid)
+        if found is None:
+            found = of[cid] = sorted(site_idx(t, c))
+        lists.append(found)
+    if len(lists) == 1:
+        return lists[0]
     hexes: list[int] = []
-    for c in ok:
-        hexes += of[c.id]
+    for found in lists:
+        hexes += found
     hexes.sort()
     return hexes
 
@@ -328,11 +332,11 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
     state = t.state
     p = state.players[seat]
     row = state.politics_row
-    gold = p.gold
+    gold, cards, notables = p.gold, p.action_cards, p.notables  # (each read of a model's costs)
     cities = t.cities_of(seat)
     spare = [c for c in cities if c.population - len(c.buildings) >= 2]  # (`found_sources`)
     build = _Builder(t, cities, spare)
-    if p.action_cards > 0:
+    if cards > 0:
         yield [GOLD]
         if spare and not p.founded_this_year and len(cities) < CASTLES_PER_PLAYER:
             sources = [FOUNDING[c.castle] for c in spare]
@@ -346,7 +350,7 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
         index = BOARD.index
         roomy = [index[c.castle] for c in cities if room(c) > 0]  # (board order, as ``cities``)
         for n, cost in GOLDEN_COST.items():
-            if p.gold >= cost:
+            if gold >= cost:
                 line = GOLDEN[n]
                 yield [line[i] for i in roomy]
     if "bread" in row:
@@ -355,7 +359,7 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
             (b for c in cities for b in c.buildings if ARCHES[b.kind]), key=lambda b: index[b.hex]
         )
         for n, cost in BREAD_COST.items():
-            if p.gold >= cost and p.notables >= n:
+            if gold >= cost and notables >= n:
                 line, batch = BREAD[n], []
                 for b in arched:
                     arches = ARCHES[b.kind]
@@ -364,15 +368,15 @@ def legal_turn_moves(t: Table, seat: int) -> Iterator[list[Action]]:
                     else:
                         batch += [Action("bread", n=n, hex=b.hex, service=s) for s in arches]
                 yield batch
-    if "harvest" in row and state.year < YEARS and p.notables >= 1:
+    if "harvest" in row and state.year < YEARS and notables >= 1:
         farms = [
             BOARD.index[b.hex] for c in cities for b in c.buildings if b.kind == "farm" and not b.harvest
         ]
         line = placed("harvest")
         yield [line[i] for i in sorted(farms)]
     if "poll" in row:
-        yield POLL_TWO if p.gold < POLL_ALL_COST else POLL_ANY
-    if p.action_cards == 0:
+        yield POLL_TWO if gold < POLL_ALL_COST else POLL_ANY
+    if cards == 0:
         yield [PASS]
 
 
