@@ -81,7 +81,9 @@ class Table:
     position is asked about (`_Lazy`)."""
 
     state: GameState
-    playable: frozenset[int]
+    playable: _Lazy[frozenset[int]] = _Lazy(lambda t: BOARD.playable_idx(len(t.state.players)))
+    """The hexes (board indexes) that may be used (not for a starvation's or a demolition's
+    answers: made when first read too)."""
     occ: _Lazy[dict[int, City]] = _Lazy(lambda t: occupancy(t.state))
     """Every occupied hex (board index) and its city (`engine.cities.occupancy`)."""
     areas: _Lazy[dict[str, Area]] = _Lazy(lambda t: area_map(t.state))
@@ -103,7 +105,6 @@ class Table:
 
     def __init__(self, state: GameState) -> None:
         self.state = state
-        self.playable = BOARD.playable_idx(state.n_players)
 
     def owner_name(self, city: City) -> str:
         return self.state.players[city.owner].name
@@ -142,7 +143,7 @@ class Table:
         return found
 
 
-@dataclass
+@dataclass(slots=True)
 class Lookahead:
     """A decision just asked, the lookups of its position and its answers found so far (at
     least the two that showed it was a choice, `engine.decisions.open_decision`), with the
@@ -157,9 +158,10 @@ class Lookahead:
 
     def answers(self) -> list[Action]:
         """Every answer, in the order they are found (the rest found now, once)."""
+        found = self.found  # (extended in place: one read of each attribute)
         for batch in self.rest:
-            self.found += batch
-        return self.found
+            found += batch
+        return found
 
 
 def _survey(t: Table, seat: int) -> list[City]:
