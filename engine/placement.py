@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, overload
 
 from .actions import Action
 from .board import BOARD
@@ -70,7 +70,13 @@ class _Lazy(Generic[T]):
     def __set_name__(self, owner: type, name: str) -> None:
         self.name = name
 
-    def __get__(self, t: Table, owner: type | None = None) -> T:
+    @overload
+    def __get__(self, t: None, owner: type | None = None) -> _Lazy[T]: ...
+    @overload
+    def __get__(self, t: Table, owner: type | None = None) -> T: ...
+    def __get__(self, t: Table | None, owner: type | None = None) -> T | _Lazy[T]:
+        if t is None:  # (read on the class: the descriptor, as `property` gives itself)
+            return self
         value = t.__dict__[self.name] = self.make(t)
         return value
 
