@@ -11,8 +11,8 @@ Usage: python scripts/bench_bot.py [MOVES] [READY]
    measures how late ``asyncio.sleep(5 ms)`` wakes up (targets: p99 < 20 ms).
 3. A restart: new workers, started as `CittaBot.login` starts them (warming while the database
    opens and the bot logs in), the running games' posts drawn ahead as `CittaBot.setup_hook` has
-   them drawn (`bot.service.predraw`), and READY seconds later (default 0.5: the soonest a
-   restarted bot answers a command) the human's move in one of those games; its time beside the
+   them drawn (`bot.service.predraw`), and READY seconds later (default 0.5: sooner than the real
+   bot is ready after a restart, step 4) the human's move in one of those games; its time beside the
    median of the next warm moves, and the ratio (target: at most 2). Then a second restart, whose
    first move waits until the workers have warmed up and the games are drawn ahead: the same
    figures. Each with when the workers were warm and when the games were drawn ahead: a move
@@ -21,6 +21,11 @@ Usage: python scripts/bench_bot.py [MOVES] [READY]
    folder, `render.stash`; nearly two without it, as at the very first start). The bench's
    workers run this script again (``spawn`` runs the main module as ``__mp_main__``) but skip its
    imports, as ``python -m bot``'s workers import no main module.
+4. The real bot restarted (`real_restart`): ``python -m bot`` with two workers against the fake
+   Discord of the tests on loopback, stopped as a deploy stops it and started again; the first move
+   as soon as it is ready (the soonest a player can act), then, after another restart, once it has
+   drawn its games ahead; each move timed from ``/citta play`` to its post in the channel, the first
+   beside the median of the next five.
 """
 
 from __future__ import annotations
@@ -42,6 +47,8 @@ if __name__ != "__mp_main__":
     # needs none of these (the bot's workers import no main module: ``python -m bot`` runs a
     # package's ``__main__``, which ``spawn`` leaves alone), and importing them cost a restarted
     # worker about a quarter of a second of CPU that the bot's workers do not spend.
+    from real_restart import real_restarts
+
     from bot.results import User
     from bot.service import advance as svc_advance
     from bot.service import lobby as svc_lobby
@@ -135,6 +142,8 @@ async def main(moves: int, ready: float) -> None:
     print(summary("the mover's own move, stored and announced (board drawn)", waits))
     print(summary("event-loop lag while strong players think in two games", lags))
     print(f"computer players thought for {thinking:.1f} s in all, with {workers.processes} worker processes")
+    with tempfile.TemporaryDirectory() as tmp:
+        real = await real_restarts(Path(tmp))
     for r in restarts:
         typical = statistics.median(r.warm)
         print(
@@ -142,6 +151,8 @@ async def main(moves: int, ready: float) -> None:
             f"games drawn ahead at {r.drawn_at:.1f} s): the first board {r.first * 1000:.0f} ms, a warm one "
             f"{typical * 1000:.0f} ms (median of {len(r.warm)}): {r.first / typical:.1f}x (target: ≤ 2x)"
         )
+    for after, restart in real:
+        print(restart.line(after))
 
 
 @dataclass

@@ -5,9 +5,10 @@
 
 points discord.py's REST base, gateway URL and CDN base at the fake (`point_discord_at`, which
 `fixtures.serve` uses in the test process too) and runs the bot's entry point, which reads
-DISCORD_TOKEN, CITTA_DB and CITTA_DEV_GUILD. (discord.py's ``Client`` connects to the patched gateway
-URL without asking ``GET /gateway/bot``; an ``AutoShardedClient`` asks, and the fake answers its own
-websocket URL there.) Optional settings:
+DISCORD_TOKEN, CITTA_DB and CITTA_DEV_GUILD. It imports discord.py where the bot does, no sooner
+(`_BeforeStartup`): the bot starts its worker processes first, as under ``python -m bot``.
+(discord.py's ``Client`` connects to the patched gateway URL without asking ``GET /gateway/bot``; an
+``AutoShardedClient`` asks, and the fake answers its own websocket URL there.) Optional settings:
 
 - ``FAKE_CRASH_AT=<module.function or module.Class.method>:<before|after>[:<n>]``: the process kills
   itself with SIGKILL right before the n-th call (default 1) of that function starts, or right after it
@@ -30,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import importlib
+import importlib.abc
 import inspect
 import os
 import signal
@@ -37,15 +39,11 @@ import sys
 import types
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import discord
-import discord.asset
-import discord.gateway
-import discord.http
-import discord.state
-import discord.webhook.async_
-import yarl
+if TYPE_CHECKING:
+    import discord
+    import discord.state
 
 ROOT = Path(__file__).resolve().parents[2]  # the project: bot/ is there
 READY_MARK = "fakediscord-launch: "
@@ -53,6 +51,11 @@ READY_MARK = "fakediscord-launch: "
 
 def point_discord_at(http_url: str) -> Callable[[], None]:
     """Send discord.py's REST, gateway and CDN traffic to the fake at ``http_url``; return the undo."""
+    import discord.asset
+    import discord.gateway
+    import discord.http
+    import yarl
+
     url = yarl.URL(http_url)
     if url.host not in ("127.0.0.1", "localhost", "::1"):
         raise ValueError(f"the fake Discord must be on loopback, not {http_url}")
@@ -92,6 +95,9 @@ class _ScaledAsyncio(types.ModuleType):
 def scale_discord_sleeps(factor: float) -> Callable[[], None]:
     """Multiply the sleeps of discord.py's REST client and webhook adapter (5xx retries: 1+3+5+7+9 s,
     429 ``retry_after``, rate-limit buckets) by ``factor``; return the undo."""
+    import discord.http
+    import discord.webhook.async_
+
     modules = (discord.http, discord.webhook.async_)
     saved = [m.asyncio for m in modules]
     for m in modules:
@@ -180,6 +186,9 @@ def crash_at(spec: str) -> None:
 
 def _announce_events(guild_ready_timeout: float) -> None:
     """Print the ready/resumed marks; shorten discord.py's wait for more guilds."""
+    import discord
+    import discord.state
+
     dispatch = discord.Client.dispatch
 
     def announcing(self: discord.Client, event: str, /, *args: Any, **kwargs: Any) -> None:
@@ -210,12 +219,28 @@ def tick_every(seconds: float) -> None:
     CittaBot.__init__ = faster  # type: ignore[method-assign]
 
 
-def main() -> None:
-    url = os.environ.get("FAKE_DISCORD_URL", "")
-    if not url:
-        sys.exit("launch.py: set FAKE_DISCORD_URL=http://127.0.0.1:PORT (the fake Discord)")
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
+class _BeforeStartup(importlib.abc.MetaPathFinder):
+    """Runs ``setup`` (the patches, which import discord.py) when the bot first imports
+    `STARTUP`, where ``python -m bot`` imports discord.py: the launched bot starts in the same order
+    as the real one (its worker processes are started before that import, and warm meanwhile)."""
+
+    def __init__(self, setup: Callable[[], None]) -> None:
+        self.setup: Callable[[], None] | None = setup
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> None:
+        if name == STARTUP and self.setup is not None:
+            setup, self.setup = self.setup, None
+            sys.meta_path.remove(self)
+            setup()
+        return None  # the module itself is found as usual
+
+
+STARTUP = "bot.client.startup"
+"""The module whose import in ``bot.__main__.main`` first brings discord.py in."""
+
+
+def _patch(url: str) -> None:
+    """Everything the environment asks of the launched bot (see the module docstring)."""
     point_discord_at(url)
     if os.environ.get("FAKE_SLEEP_SCALE"):
         scale_discord_sleeps(float(os.environ["FAKE_SLEEP_SCALE"]))
@@ -224,6 +249,15 @@ def main() -> None:
         tick_every(float(os.environ["FAKE_TICK_SECONDS"]))
     if os.environ.get("FAKE_CRASH_AT"):
         crash_at(os.environ["FAKE_CRASH_AT"])
+
+
+def main() -> None:
+    url = os.environ.get("FAKE_DISCORD_URL", "")
+    if not url:
+        sys.exit("launch.py: set FAKE_DISCORD_URL=http://127.0.0.1:PORT (the fake Discord)")
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    sys.meta_path.insert(0, _BeforeStartup(functools.partial(_patch, url)))
     from bot.__main__ import main as bot_main
 
     bot_main()

@@ -62,9 +62,10 @@ class BotProcess:
         fresh = [s for s in self.fake.connected if s.id not in self._known | claimed]
         return fresh[0] if fresh else None
 
-    async def ready(self, timeout: float = 30.0) -> Session:
+    async def ready(self, timeout: float = 30.0, every: float = 0.05) -> Session:
         """Wait until the bot synced its commands, its gateway session is connected and discord.py has
-        dispatched ``ready``; fail with its output if it exits (or takes longer than ``timeout``)."""
+        dispatched ``ready`` (looked at ``every`` seconds); fail with its output if it exits (or takes
+        longer than ``timeout``)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
@@ -76,7 +77,7 @@ class BotProcess:
                 return session
             if loop.time() > deadline:
                 raise TimeoutError(f"the bot was not ready within {timeout}s:\n{self.output()}")
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(every)
 
     def kill9(self) -> None:
         """SIGKILL it (nothing of it runs after this: no close, no flush)."""
