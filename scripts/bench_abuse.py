@@ -44,7 +44,7 @@ from bot.results import User  # noqa: E402
 from bot.service import lobby as svc_lobby  # noqa: E402
 from bot.service import moves as svc_moves  # noqa: E402
 from bot.service.context import Context  # noqa: E402
-from bot.service.workers import usable_cpus  # noqa: E402
+from bot.service.host import usable_cpus  # noqa: E402
 from engine import Game  # noqa: E402
 
 TAP = 0.2

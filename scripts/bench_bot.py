@@ -177,7 +177,10 @@ async def after_restart(db: Path, cache: Path, games: list[int], ready: float | 
     marks: dict[str, float] = {}
 
     def mark(name: str) -> Callable[[object], None]:
-        return lambda _done: marks.setdefault(name, time.perf_counter() - began)
+        def done(_task: object) -> None:
+            marks.setdefault(name, time.perf_counter() - began)
+
+        return done
 
     warming = asyncio.create_task(workers.start())
     warming.add_done_callback(mark("warm"))

@@ -117,7 +117,7 @@ def timed(steps: Iterator[Callable[[], object]], count: int, into: list[int]) ->
 def versus_chess(rounds: int) -> None:
     """An engine step beside a python-chess step, interleaved, in CPU time."""
     try:
-        import chess  # type: ignore[import-not-found]
+        import chess
     except ImportError:
         print("python-chess is not installed (pip install chess): no comparison")
         return

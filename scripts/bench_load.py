@@ -247,7 +247,7 @@ async def database(args: argparse.Namespace) -> AsyncIterator[tuple[str, int | N
         yield args.db, None
         return
     import asyncpg
-    from pgserver import PgServer  # type: ignore[import-not-found]  # tests/pgserver.py
+    from pgserver import PgServer  # tests/pgserver.py
 
     server = PgServer.start(settings=DURABLE)
     try:

@@ -93,7 +93,8 @@ async def listen(
 async def viewers(base: str, connections: int, gets: int, ready: Any, go: Any, out: Any) -> None:
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
-        opened, got, count = asyncio.Event(), [], [0]
+        opened, count = asyncio.Event(), [0]
+        got: list[tuple[int, float]] = []
         tasks = [asyncio.create_task(listen(session, f"{base}/events", opened, got, count, connections))
                  for _ in range(connections)]  # fmt: skip
         await opened.wait()
