@@ -14,7 +14,8 @@ DISCORD_TOKEN, CITTA_DB and CITTA_DEV_GUILD. It imports discord.py where the bot
   itself with SIGKILL right before the n-th call (default 1) of that function starts, or right after it
   ends (returned or raised). Sync and async functions, static and class methods work; a module function
   is also replaced where other modules imported it by name. A line ``FAKE_CRASH_AT: …`` goes to stderr
-  just before.
+  just before. (Installed with the other patches, when the bot imports `STARTUP`: what it calls before
+  that, reading its settings, is no target.)
 - ``FAKE_SLEEP_SCALE=<factor>``: multiply discord.py's REST retry and rate-limit sleeps by it.
 - ``FAKE_GUILD_READY_TIMEOUT=<seconds>`` (default 0.05): how long discord.py waits for more guilds before
   ``on_ready`` (its default: 2 s), as `driver.running` sets it.
