@@ -513,7 +513,7 @@ def test_a_turns_lookups_carried_to_the_next_turn_are_the_fresh_ones(monkeypatch
         t = made(state, d, ev)
         if isinstance(ev, decisions.Played) and t is ev.table:
             fresh, kept = Table(state), t.__dict__
-            lookups = ("occ", "stacks_used", "blocked", "castle_idx", "sites", "mine")
+            lookups = ("occ", "taken", "free", "stacks_used", "blocked", "castle_idx", "sites", "mine")
             made_now = [k for k in lookups if k in kept]
             assert made_now
             for k in made_now:
