@@ -108,6 +108,8 @@ class Board:
             )
             for q, r in coords
         )
+        self.neighbour_mask: tuple[int, ...] = tuple(sum(1 << n for n in near) for near in self.neighbour_idx)
+        """`neighbour_idx` as bit masks (bit ``n`` set: hex ``n`` is a neighbour)."""
         touched: set[str] = set()
         areas: list[tuple[str, ...]] = []
         for q, r in coords:

@@ -149,7 +149,7 @@ Event.text = Text()  # type: ignore[assignment]
 
 
 UNSET: Any = object()
-"""A field of an event not given (`Events.add`, `made`): its default, and not marked as set."""
+"""A field of an event not given (`Events.add`): its default, and not marked as set."""
 
 
 class Events(list[Event]):
@@ -170,8 +170,13 @@ class Events(list[Event]):
         (`UNSET`: not given).
 
         **Decision**: a move makes several events, so the engine's own are made without
-        pydantic's validation of what it already knows to be right (`made`); the event is the
-        one ``Event(...)`` would make, field for field.
+        pydantic's validation of what it already knows to be right: the event is the one
+        ``Event(kind=kind, text=..., ...)`` would make, field for field (the same fields in the
+        same order, lists and dicts copied, the same fields marked as set, ``model_fields_set``;
+        ``message`` and ``values`` unset when ``values`` is None), its dict written through the
+        slot's setter (`engine.state.set_dict`). The fields are parameters of their own, not
+        keyword arguments gathered in a dict, and the event is made here, not in a function of
+        its own (a call less: tests/test_engine_speed.py compares with validated events).
 
         **Decision**: most events are never read (a computer player's search, a replay), so the
         English ``text`` of a message with values is told when first read (`Later`, `Text`),
@@ -179,58 +184,49 @@ class Events(list[Event]):
         afterwards): every way of reading the event (the attribute, ``model_dump``, JSON, ``==``,
         ``repr``, ``dict()``, copies, pickling) tells it first, so all get the same string as
         ``told(ENGLISH, message, values)`` at once (tests/test_engine_speed.py compares)."""
+        text: str | Later
         if values is None:
-            ev = made(kind, message, "", None, seat, hexes, private_to, reveals, data)
+            given = {"kind", "text"}
+            text, message, values = message, "", {}
         else:
-            ev = made(kind, "", message, values, seat, hexes, private_to, reveals, data)
-            d = ev.__dict__
-            d["text"] = Later(message, d["values"])
+            given = {"kind", "text", "message", "values"}
+            values = dict(values)
+            text = Later(message, values)
+        if seat is UNSET:
+            seat = None
+        else:
+            given.add("seat")
+        if hexes is UNSET:
+            hexes = []
+        else:
+            hexes = list(hexes)
+            given.add("hexes")
+        if private_to is UNSET:
+            private_to = None
+        else:
+            given.add("private_to")
+        if reveals is UNSET:
+            reveals = False
+        else:
+            given.add("reveals")
+        if data is UNSET:
+            data = {}
+        else:
+            data = dict(data)
+            given.add("data")
+        ev = object.__new__(Event)
+        set_dict(
+            ev,
+            {
+                "kind": kind, "text": text, "seat": seat, "hexes": hexes, "private_to": private_to,
+                "reveals": reveals, "data": data, "message": message, "values": values,
+            },
+        )  # fmt: skip
+        set_fields_set(ev, given)
+        set_extra(ev, None)
+        set_private(ev, None)
         self.append(ev)
         return ev
-
-
-def made(
-    kind: str, text: str, message: str, values: dict[str, Any] | None, seat: int | None = UNSET,
-    hexes: list[str] = UNSET, private_to: int | None = UNSET, reveals: bool = UNSET,
-    data: dict[str, Any] = UNSET,
-) -> Event:  # fmt: skip
-    """``Event(kind=kind, text=text, message=message, values=values, seat=seat, ...)`` with the
-    fields given (not `UNSET`; ``message`` and ``values`` left unset when ``values`` is None),
-    made as validation would: the same fields in the same order, lists and dicts copied, the
-    same fields marked as set (``model_fields_set``). The engine gives every field its type
-    (tests/test_engine_speed.py compares with validated events).
-
-    **Decision**: the fields are parameters of their own, not keyword arguments gathered in a
-    dict (`Events.add` likewise): a move makes several events, and a dict made and looked up
-    for each cost more."""
-    given = {"kind", "text"} if values is None else {"kind", "text", "message", "values"}
-    fields = {
-        "kind": kind,
-        "text": text,
-        "seat": None if seat is UNSET else seat,
-        "hexes": [] if hexes is UNSET else list(hexes),
-        "private_to": None if private_to is UNSET else private_to,
-        "reveals": False if reveals is UNSET else reveals,
-        "data": {} if data is UNSET else dict(data),
-        "message": message,
-        "values": {} if values is None else dict(values),
-    }
-    if seat is not UNSET:
-        given.add("seat")
-    if hexes is not UNSET:
-        given.add("hexes")
-    if private_to is not UNSET:
-        given.add("private_to")
-    if reveals is not UNSET:
-        given.add("reveals")
-    if data is not UNSET:
-        given.add("data")
-    ev = object.__new__(Event)
-    set_dict(ev, fields)
-    set_fields_set(ev, given)
-    set_extra(ev, None)
-    set_private(ev, None)
-    return ev
 
 
 def first_reveal(events: Iterable[Event]) -> Event | None:

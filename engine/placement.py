@@ -92,6 +92,10 @@ class Table:
     answers: made when first read too)."""
     occ: _Lazy[dict[int, City]] = _Lazy(lambda t: occupancy(t.state))
     """Every occupied hex (board index) and its city (`engine.cities.occupancy`)."""
+    taken: _Lazy[int] = _Lazy(lambda t: sum(1 << i for i in t.occ))
+    """The occupied hexes (``occ``) as a bit mask of board indexes."""
+    free: _Lazy[int] = _Lazy(lambda t: BOARD.playable_mask(len(t.state.players)) & ~t.taken)
+    """The playable hexes not occupied, a bit mask of board indexes."""
     areas: _Lazy[dict[str, Area]] = _Lazy(lambda t: area_map(t.state))
     lake: _Lazy[frozenset[int]] = _Lazy(lambda t: t.state.lake_idx())
     """The hexes (board indexes) that touch a lake (the terrain never changes in a game)."""
@@ -105,7 +109,7 @@ class Table:
     )
     """Where a castle may stand (`castle_site_idx`)."""
     sites: _Lazy[dict[int, list[int]]] = _Lazy(lambda t: {})
-    """The building sites of each city asked about so far (`site_idx`, sorted), by city id."""
+    """The building sites of each city asked about so far (`site_idx`), by city id."""
     mine: _Lazy[dict[int, list[City]]] = _Lazy(lambda t: {})
     """The cities of each seat asked about so far (`cities_of`), by seat."""
 
@@ -309,28 +313,29 @@ def terrain_problem(t: Table, kind: str, label: str) -> Phrase | None:
 
 def building_sites(t: Table, city: City) -> list[str]:
     """Every hex where this city may place a building (before kind-specific rules)."""
-    return [BOARD.labels[i] for i in sorted(site_idx(t, city))]
+    return [BOARD.labels[i] for i in site_idx(t, city)]
 
 
 def site_idx(t: Table, city: City) -> list[int]:
-    """`building_sites` as board indexes, in no set order. The sites of two cities never
-    overlap: a hex next to two cities is no site (an empty hex must separate them)."""
-    occ, playable, neighbours = t.occ, t.playable, BOARD.neighbour_idx
-    idx = BOARD.index
-    seen: set[int] = set()
+    """`building_sites` as board indexes, in board order: the empty playable hexes next to the
+    city with no other city next to them (bit masks of board indexes: `Table.free`,
+    `Table.taken`, `Board.neighbour_mask`). The sites of two cities never overlap: a hex next
+    to two cities is no site (an empty hex must separate them)."""
+    idx, near = BOARD.index, BOARD.neighbour_mask
+    i = idx[city.castle]
+    own, around = 1 << i, near[i]
+    for b in city.buildings:
+        i = idx[b.hex]
+        own |= 1 << i
+        around |= near[i]
+    others, left = t.taken & ~own, around & t.free
     out: list[int] = []
-    for h in (city.castle, *[b.hex for b in city.buildings]):
-        for n in neighbours[idx[h]]:
-            if n in seen:
-                continue
-            seen.add(n)
-            if n in occ or n not in playable:
-                continue
-            for m in neighbours[n]:  # (a plain loop: cheaper than a generator)
-                if occ.get(m, city) is not city:
-                    break
-            else:
-                out.append(n)
+    while left:  # (a bit at a time, lowest first: a city has a few empty hexes around it)
+        bit = left & -left
+        left ^= bit
+        n = bit.bit_length() - 1
+        if not near[n] & others:
+            out.append(n)
     return out
 
 

@@ -187,7 +187,7 @@ set_fields_set = _slot["__pydantic_fields_set__"].__set__
 set_extra = _slot["__pydantic_extra__"].__set__
 set_private = _slot["__pydantic_private__"].__set__
 """The setters of a model's slots (`BaseModel.__slots__`), for the models the engine makes
-without validation (`trusted`, `engine.events.made`): taken once, each written through its
+without validation (`trusted`, `engine.events.Events.add`): taken once, each written through its
 own descriptor costs less than through `object.__setattr__`, which looks it up by name."""
 
 

@@ -243,7 +243,7 @@ POLL_ANY = [*POLL_TWO, Action("poll", cards=(1, 2, 3))]
 def _sites(t: Table, ok: list[City], of: dict[int, list[int]]) -> list[int]:
     """The building sites (board indexes, in board order) of the cities ``ok``: those that may
     build a market (none yet and a citizen in the supply) or another kind (a spare citizen);
-    ``of``: each city's sites (`site_idx`, sorted) by its id, as found so far (`Table.sites`,
+    ``of``: each city's sites (`site_idx`) by its id, as found so far (`Table.sites`,
     kept up to date from one turn to the next: `engine.turn_play.carry`).
     (Two cities' sites never overlap: a hex next to both is no site.)"""
     lists = []
@@ -251,7 +251,7 @@ def _sites(t: Table, ok: list[City], of: dict[int, list[int]]) -> list[int]:
         cid = c.id  # (read once: each read of a model's attribute costs)
         found = of.get(cid)
         if found is None:
-            found = of[cid] = sorted(site_idx(t, c))
+            found = of[cid] = site_idx(t, c)
         lists.append(found)
     if len(lists) == 1:
         return lists[0]

@@ -126,10 +126,10 @@ def _joined(t: Table, seat: int, label: str) -> City | None:
 
 
 def carry(t: Table, city: City, label: str, kind: str | None) -> None:
-    """Keep the lookups of ``t`` that are made (the occupancy, the token stacks, the hexes too
-    near for a castle) up to date with a castle (``kind`` None) or a building of ``kind`` just
-    placed on ``label`` for ``city``; the castle sites are found again when the hexes too near
-    for one changed.
+    """Keep the lookups of ``t`` that are made (the occupancy and its masks of taken and free
+    hexes, the token stacks, the hexes too near for a castle) up to date with a castle (``kind``
+    None) or a building of ``kind`` just placed on ``label`` for ``city``; the castle sites are
+    found again when the hexes too near for one changed.
 
     **Decision**: a turn changes the board by one hex at most, so the next turn's search
     (`engine.decisions.open_decision`) starts from these lookups instead of making them again
@@ -143,6 +143,11 @@ def carry(t: Table, city: City, label: str, kind: str | None) -> None:
     occ = d.get("occ")
     if occ is not None:
         occ[i] = city
+    taken, free = d.get("taken"), d.get("free")
+    if taken is not None:
+        d["taken"] = taken | 1 << i
+    if free is not None:
+        d["free"] = free & ~(1 << i)
     sites = d.get("sites")
     if sites:
         if occ is None:

@@ -1,6 +1,6 @@
 """What keeps an engine step quick must not change a result (issue 31, docs/engine.md "Speed"):
 a turn's moves are picked without checking each (`engine.turn.legal_turn_moves`), events are made
-without pydantic's validation (`engine.events.made`), English texts without asking `English`.
+without pydantic's validation (`engine.events.Events.add`), English texts without asking `English`.
 These compare each with the plain way: every move the checks allow, events validated, texts told
 through `Words`."""
 
@@ -122,24 +122,32 @@ def test_a_turns_legal_moves_are_every_move_its_checks_allow_in_canonical_order(
 
 def test_the_engines_events_are_those_pydantic_validates(monkeypatch: pytest.MonkeyPatch) -> None:
     made: list[Event] = []
-    make = events.made
+    add = Events.add
 
-    def checked(kind: str, text: str, message: str, values: dict[str, Any] | None, *fields: Any) -> Event:
-        e = make(kind, text, message, values, *fields)
-        names = ("seat", "hexes", "private_to", "reveals", "data")
-        kw = {k: v for k, v in zip(names, fields, strict=True) if v is not events.UNSET}
-        told = {} if values is None else {"message": message, "values": values}
-        validated = Event(kind=kind, text=text, **told, **kw)
-        assert e == validated and e.model_fields_set == validated.model_fields_set
+    def checked(
+        self: Events, kind: str, message: str, values: dict[str, Any] | None = None, **fields: Any
+    ) -> Event:
+        e = add(self, kind, message, values, **fields)
+        if values is None:
+            told_ = {"text": message}
+        else:
+            told_ = {"text": told(ENGLISH, message, values), "message": message, "values": values}
+        validated = Event(kind=kind, **told_, **fields)
+        assert e.model_fields_set == validated.model_fields_set
+        assert e == validated  # (tells the event's text)
         assert list(e.__dict__.items()) == list(validated.__dict__.items())
-        assert e.hexes is not kw.get("hexes") and e.data is not kw.get("data") and e.values is not values
+        assert e.hexes is not fields.get("hexes") and e.data is not fields.get("data")
+        assert e.values is not values
         made.append(e)
         return e
 
-    monkeypatch.setattr(events, "made", checked)
+    monkeypatch.setattr(Events, "add", checked)
     for _ in played(2):
         pass
     assert len(made) > 100
+    with_text = Events().add("note", "A finished text.", seat=1)  # (no values: a finished text)
+    assert with_text == Event(kind="note", text="A finished text.", seat=1)
+    assert with_text.model_fields_set == {"kind", "text", "seat"}
 
 
 class Spelled:
@@ -513,7 +521,7 @@ def test_a_turns_lookups_carried_to_the_next_turn_are_the_fresh_ones(monkeypatch
         t = made(state, d, ev)
         if isinstance(ev, decisions.Played) and t is ev.table:
             fresh, kept = Table(state), t.__dict__
-            lookups = ("occ", "stacks_used", "blocked", "castle_idx", "sites", "mine")
+            lookups = ("occ", "taken", "free", "stacks_used", "blocked", "castle_idx", "sites", "mine")
             made_now = [k for k in lookups if k in kept]
             assert made_now
             for k in made_now:

@@ -9,9 +9,12 @@ from collections.abc import Iterator
 import pytest
 
 from engine import Game, flow, relocation
+from engine.board import BOARD
+from engine.cities import occupancy
 from engine.decisions import Played
 from engine.events import Events
-from engine.placement import Lookahead, Table
+from engine.placement import Lookahead, Table, site_idx
+from engine.state import City, GameState
 
 
 def positions(count: int, players: int = 5) -> Iterator[Game]:
@@ -75,3 +78,37 @@ def test_the_cities_of_every_seat_found_in_one_pass_are_those_of_each_seat() -> 
                     seen["relocated"] += len(relocated)
                 seen["cities"] += len(plain)
     assert seen["cities"] > 1000 and seen["relocated"] > 500, seen
+
+
+def plain_sites(state: GameState, city: City) -> list[int]:
+    """A city's building sites the plain way: the playable empty hexes next to one of its hexes
+    that no other city's hex touches, in board order."""
+    occ, playable = occupancy(state), BOARD.playable_idx(len(state.players))
+    hexes = [city.castle, *(b.hex for b in city.buildings)]
+    around = {n for h in hexes for n in BOARD.neighbour_idx[BOARD.index[h]]}
+    return sorted(
+        n
+        for n in around
+        if n not in occ and n in playable and all(occ.get(m, city) is city for m in BOARD.neighbour_idx[n])
+    )
+
+
+def test_the_building_sites_found_by_bit_masks_are_those_found_hex_by_hex() -> None:
+    """`site_idx` (bit masks of the occupied and the free hexes, `Table.taken`, `Table.free`)
+    finds, for every city at every position of random games of 2-5 players, the sites a walk
+    over the neighbours finds, in board order; and a turn's lookups carried to the next turn
+    (`engine.turn_play.carry`) keep the masks those of the position."""
+    checked = 0
+    for players in (2, 3, 4, 5):
+        for g in positions(2, players):
+            t = Table(g.state)
+            assert t.taken == sum(1 << i for i in occupancy(g.state))
+            for city in g.state.cities:
+                assert site_idx(t, city) == plain_sites(g.state, city)
+                checked += 1
+            kept = g._table  # (a turn's lookups kept for the next `legal_moves`)
+            if kept is not None:
+                for k in ("taken", "free"):
+                    if k in kept.__dict__:
+                        assert kept.__dict__[k] == getattr(t, k), k
+    assert checked > 5000
