@@ -55,9 +55,11 @@ __all__ = [
     "_n",
     "choose",
     "current",
+    "decimal",
     "either",
     "lang",
     "listing",
+    "percent",
     "read_by",
     "speaking",
     "supported",
@@ -126,6 +128,21 @@ def speaking(code: str | None) -> Iterator[Lang]:
 def _(message: str, /, **values: Any) -> str:
     """``message`` in the current language, its ``{placeholders}`` filled from ``values``."""
     return current().t(message, **values)
+
+
+def decimal(x: float) -> str:
+    """``x`` with one decimal in the current language (`Lang.decimal`).
+
+    >>> with speaking("de"):
+    ...     decimal(3.14), decimal(-0.4)
+    ('3,1', '−0,4')
+    """
+    return current().decimal(x)
+
+
+def percent(share: float) -> str:
+    """``share`` as a whole percentage in the current language (`Lang.percent`)."""
+    return current().percent(share)
 
 
 def _n(singular: str, plural: str, count: int, /, **values: Any) -> str:

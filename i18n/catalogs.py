@@ -15,6 +15,7 @@ from typing import Any
 
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_percent, get_decimal_symbol
 from babel.support import Translations
 
 DOMAIN = "citta"
@@ -69,6 +70,22 @@ class Lang:
         filled in too)."""
         return self._mark(self.catalog.ngettext(singular, plural, count)).format(count=count, **values)
 
+    def decimal(self, x: float) -> str:
+        """``x`` with one decimal as this language writes it (``3.1`` in English, ``3,1`` in German,
+        French and Dutch), a true minus sign before a negative one (``−0.4``); rounded as Python's
+        ``f"{x:.1f}"`` rounds it, whatever the language."""
+        return f"{x:.1f}".replace(".", get_decimal_symbol(self._numbers)).replace("-", "−")
+
+    def percent(self, share: float) -> str:
+        """``share`` (0.45) as a whole percentage as this language writes it (``45%``, ``45 %``),
+        rounded as ``f"{share:.0%}"`` rounds it."""
+        return format_percent(int(f"{share:.0%}"[:-1]) / 100, locale=self._numbers)
+
+    @property
+    def _numbers(self) -> str:
+        """The locale whose numbers this language writes (the pseudo-language's: English)."""
+        return "en" if self.code == "qps" else self.code
+
     def known(self, message: str) -> str | None:
         """``message`` translated, or None when this language's catalog lacks it."""
         if self.code == "en":
@@ -87,6 +104,22 @@ class Pseudo(Lang):
 
     def _mark(self, text: str) -> str:
         return f"{OPEN}{text}{CLOSE}"
+
+    def decimal(self, x: float) -> str:
+        """``x`` with one decimal as this language writes it (``3.1`` in English, ``3,1`` in German,
+        French and Dutch), a true minus sign before a negative one (``−0.4``); rounded as Python's
+        ``f"{x:.1f}"`` rounds it, whatever the language."""
+        return f"{x:.1f}".replace(".", get_decimal_symbol(self._numbers)).replace("-", "−")
+
+    def percent(self, share: float) -> str:
+        """``share`` (0.45) as a whole percentage as this language writes it (``45%``, ``45 %``),
+        rounded as ``f"{share:.0%}"`` rounds it."""
+        return format_percent(int(f"{share:.0%}"[:-1]) / 100, locale=self._numbers)
+
+    @property
+    def _numbers(self) -> str:
+        """The locale whose numbers this language writes (the pseudo-language's: English)."""
+        return "en" if self.code == "qps" else self.code
 
     def known(self, message: str) -> str | None:
         return self._mark(message)

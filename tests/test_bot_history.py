@@ -30,12 +30,13 @@ from bot.service import lobby as svc_lobby
 from bot.service import settings as svc_settings
 from bot.service import tick as svc_tick
 from bot.service.context import Context
-from bot.service.history import number
+from bot.service.history import number, signed
 from bot.service.pictures import default_renderer
 from bot.service.visible import Viewer
 from bot.storage.envelope import load
 from bot.storage.queries import WITH_FILE
 from bot.storage.rows import FORMER
+from i18n import percent, speaking
 
 SEES = Viewer.of(OUTSIDER.id, {CHANNEL})
 """A member who plays in no game and can view the games' channel."""
@@ -251,3 +252,27 @@ async def test_the_replay_of_a_hidden_game_is_answered_as_that_of_no_game(table:
     for allowed in (Viewer.of(PLAYERS[0].id, set()), Viewer.of(OUTSIDER.id, {PRIVATE})):
         with pytest.raises(NoGame, match="draws no pictures"):
             await svc_archive.replay(svc, GUILD, CHANNEL, allowed, hidden)
+
+
+@pytest.mark.parametrize(
+    ("code", "written"),
+    [
+        ("en", ("3.1", "−0.5", "+1.2", "±0.0", "−2", "46%")),
+        ("de", ("3,1", "−0,5", "+1,2", "±0,0", "−2", "46\u00a0%")),
+        ("fr", ("3,1", "−0,5", "+1,2", "±0,0", "−2", "46\u00a0%")),
+        ("nl", ("3,1", "−0,5", "+1,2", "±0,0", "−2", "46%")),
+    ],
+)
+def test_ratings_their_changes_and_shares_are_written_as_each_language_writes_numbers(
+    code: str, written: tuple[str, ...]
+) -> None:
+    """A decimal comma in German, French and Dutch; rounded alike in every language."""
+    with speaking(code):
+        assert (
+            number(3.14),
+            number(-0.45),
+            signed(1.24),
+            signed(-0.04),
+            number(-2),
+            percent(0.456),
+        ) == written

@@ -20,7 +20,7 @@ from bot.service.lobby import clean_name
 from bot.service.reliability import Figures
 from bot.service.visible import Viewer, sees
 from bot.storage.rows import FORMER, Finished
-from i18n import N_, _, _n
+from i18n import N_, _, _n, decimal, percent
 
 TOP = 10
 GAMES_LISTED = 10
@@ -124,16 +124,17 @@ async def stats(ctx: Context, guild: int, user: User) -> Message:
         built.update(p.built)
     fav = favourite(built)
     games, won = _n("{count} game", "{count} games", n), _n("{count} win", "{count} wins", wins)
+    share, average = percent(wins / n), decimal(sum(scores) / n)
     lines = [
         _("📊 **{name}** on this server: {games}, {wins} ({share}); average score {average}, "
           "best {best}.", name=shown(last.name, last.player), games=games, wins=won,
-          share=f"{wins / n:.0%}", average=f"{sum(scores) / n:.1f}", best=max(scores)),
+          share=share, average=average, best=max(scores)),
         _n("Rating {rating} (μ {mu} ± {sigma}); the last {count} game: {trend}.",
            "Rating {rating} (μ {mu} ± {sigma}); the last {count} games: {trend}.", min(n, TREND),
-           rating=number(last.after.shown), mu=number(last.after.mu), sigma=f"{last.after.sigma:.1f}",
+           rating=number(last.after.shown), mu=number(last.after.mu), sigma=decimal(last.after.sigma),
            trend=trend),
         _n("Hunger: {hungry} of {count} year ({share}).", "Hunger: {hungry} of {count} years ({share}).",
-           n * YEARS, hungry=hungry, share=f"{hungry / (n * YEARS):.0%}")
+           n * YEARS, hungry=hungry, share=percent(hungry / (n * YEARS)))
         + " "
         + (_("Favourite building: {building} ({count} built).", building=_(fav), count=built[fav]) if fav
            else _("No building built yet.")),

@@ -15,7 +15,7 @@ from bot.service.ratings import Standing, ranks, rate
 from bot.storage.rows import Placing, Rating, SeatRow
 from engine import Action, Game, MalformedMove
 from engine.actions import BUILDING_CARDS
-from i18n import _, _n
+from i18n import _, _n, decimal
 
 
 def player_key(seat: SeatRow) -> str:
@@ -83,15 +83,16 @@ def placings(game: Game, seats: list[SeatRow], ratings: dict[str, Rating]) -> li
 
 
 def number(x: float) -> str:
-    """A rating (or, given an int, a score) as shown, with a true minus sign: ``3.1``, ``−0.4``, ``−2``."""
-    return str(x).replace("-", "−") if isinstance(x, int) else f"{x:.1f}".replace("-", "−")
+    """A rating (or, given an int, a score) as shown in the current language, with a true minus
+    sign: ``3.1``, ``−0.4``, ``−2`` (``3,1`` in German, French and Dutch: `i18n.decimal`)."""
+    return str(x).replace("-", "−") if isinstance(x, int) else decimal(x)
 
 
 def signed(x: float) -> str:
-    """A rating change as shown: ``+1.2``, ``−0.4``, ``±0.0``."""
+    """A rating change as shown in the current language: ``+1.2``, ``−0.4``, ``±0.0``."""
     if round(x, 1) == 0:
-        return "±0.0"
-    return f"+{x:.1f}" if x > 0 else f"−{-x:.1f}"
+        return "±" + decimal(0.0)
+    return "+" + decimal(x) if x > 0 else decimal(x)
 
 
 def final_text(game_id: int, places: list[Placing], names: Mapping[int, str] | None = None) -> str:

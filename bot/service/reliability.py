@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from bot.service.clock import DAY, HOUR
 from bot.service.context import Context
 from bot.storage.rows import Deed, GameSettings
-from i18n import _, _n
+from i18n import _, _n, percent
 
 WINDOW = 90 * DAY
 """How far back the figures look (seconds)."""
@@ -157,7 +157,7 @@ def refusal(f: Figures, s: GameSettings) -> str | None:
     their figure and the minimum (in the current language); None: they may."""
     reasons = []
     if s.min_finished and f.ended >= MIN_GAMES and f.finished * 100 < s.min_finished * f.ended:
-        share = f"{f.finished / f.ended:.0%}"
+        share = percent(f.finished / f.ended)
         reasons.append(
             _n(
                 "In the last 90 days you finished {finished} of your {count} game ({share}); the host of "
