@@ -105,22 +105,6 @@ class Pseudo(Lang):
     def _mark(self, text: str) -> str:
         return f"{OPEN}{text}{CLOSE}"
 
-    def decimal(self, x: float) -> str:
-        """``x`` with one decimal as this language writes it (``3.1`` in English, ``3,1`` in German,
-        French and Dutch), a true minus sign before a negative one (``−0.4``); rounded as Python's
-        ``f"{x:.1f}"`` rounds it, whatever the language."""
-        return f"{x:.1f}".replace(".", get_decimal_symbol(self._numbers)).replace("-", "−")
-
-    def percent(self, share: float) -> str:
-        """``share`` (0.45) as a whole percentage as this language writes it (``45%``, ``45 %``),
-        rounded as ``f"{share:.0%}"`` rounds it."""
-        return format_percent(int(f"{share:.0%}"[:-1]) / 100, locale=self._numbers)
-
-    @property
-    def _numbers(self) -> str:
-        """The locale whose numbers this language writes (the pseudo-language's: English)."""
-        return "en" if self.code == "qps" else self.code
-
     def known(self, message: str) -> str | None:
         return self._mark(message)
 
