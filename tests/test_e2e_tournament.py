@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from fakediscord import FakeDiscord, FakeDiscordError, FakeMessage
 from fakediscord.fixtures import fake_discord
-from test_e2e_support import citta_bot, posts_after, private_answer
+from test_e2e_support import citta_bot, posts_after, private_answer, refusal
 
 from bot.client.bot import CittaBot
 from bot.service.tournament_formats import sizes, standings, swiss
@@ -191,4 +191,47 @@ async def test_a_drop_out_is_played_by_a_computer_from_the_next_round_on_when_th
         assert len(dropped) == 1 and "a computer takes their place" in dropped[0].text
         table_post = next(m for m in posts_after(fake, 0) if ", round 2, table" in m.text and "Bob" in m.text)
         assert "Bob (a computer plays for them)" in table_post.text and quitter.id not in table_post.pinged
+    fake.check()
+
+
+async def test_a_tables_host_cannot_abandon_it_but_a_member_with_manage_server_can(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
+    """An abandoned table gives all its players a shared first place: a losing host must resign
+    instead (the refusal says so, privately, and the game goes on)."""
+    fake = fake_discord
+    players = [fake.user(n) for n in ("alice", "bob", "carol", "dave")]
+    organiser = players[0]
+    fake.grant(organiser, "manage_guild")
+    async with citta_bot(fake, database, seed=8) as bot:
+        bot.service.clock = lambda: START
+        options = {"name": NAME, "format": "swiss", "size": 2, "rounds": 2, "signup": 1, "hours": 1,
+                   "policy": "computer", "dropout": "forfeit"}  # fmt: skip
+        await private_answer(fake, organiser, "citta-organise tournament", **options)
+        signup: FakeMessage = await fake.wait_for(
+            lambda: next((m for m in posts_after(fake, 0) if m.text.startswith(f"🏆 **{NAME}**")), None)
+        )
+        join = next(c for c in signup.custom_ids if ":t." in c)
+        for user in players:
+            await (await fake.click(signup, join, user)).wait_message()
+        clock = START + HOUR + 60
+        await _tick(bot, clock)  # round 1 seated: the tables' posts, then their threads' games
+        for _ in range(3):
+            clock += 60
+            await _tick(bot, clock)
+        _, state = await _state(bot, fake.guild_id)
+        table = next(t for t in state.of_round(1) if organiser.id not in t.players)
+        assert table.game is not None and table.thread is not None
+        thread = fake.store.channels[table.thread]
+        host = next(u for u in players if u.id == table.players[0])
+        text = await refusal(fake, await fake.slash(host, "citta abandon", channel=thread))
+        assert "only a member with Manage Server can abandon it" in text and "/citta resign" in text, text
+        game = await bot.service.storage.games.game(table.game)
+        assert game is not None and game.status == "active"
+        prompt = await fake.slash(organiser, "citta abandon", channel=thread)
+        confirm = prompt.original
+        assert confirm is not None and confirm.custom_ids, confirm
+        await (await fake.click(confirm, confirm.custom_ids[0], organiser)).wait_message()
+        game = await bot.service.storage.games.game(table.game)
+        assert game is not None and game.status == "abandoned"
     fake.check()

@@ -15,6 +15,7 @@ from bot.service.commit import ATTEMPTS, bot_moves, commit, stage
 from bot.service.context import Context
 from bot.service.lookup import game_row, seat_of, told
 from bot.service.positions import restore
+from bot.service.tournament_state import State
 from bot.storage.rows import GameRow
 from i18n import _
 
@@ -66,6 +67,7 @@ async def abandon_prompt(ctx: Context, user_id: int, *, channel: int, can_manage
     """The private confirmation (with its button) for abandoning the channel's game."""
     row = await game_row(ctx, channel, None, active=False)
     _check_abandon(row, user_id, can_manage)
+    await _check_table(ctx, row, can_manage)
     button = Button(_("Abandon the game"), custom_id(row.id, row.version, None, "abandon"), "danger")
     return Message(
         _("Abandon this game for everyone? This cannot be undone."), ephemeral=True, buttons=(button,)
@@ -79,10 +81,27 @@ def _check_abandon(row: GameRow, user_id: int, can_manage: bool) -> None:
         raise NotAllowed(_("Only the host or a member with Manage Server can abandon the game."))
 
 
+async def _check_table(ctx: Context, row: GameRow, can_manage: bool) -> None:
+    """A table of a running tournament is abandoned only by a member with Manage Server: its
+    players would all share its first place (`bot.service.tournament_rounds`), so a host who is
+    losing must not end it that way."""
+    if can_manage or row.guild is None:
+        return
+    for t in await ctx.storage.tournaments.of_guild(row.guild):
+        state = State.model_validate(t.state)
+        if t.status == "running" and any(table.game == row.id for table in state.tables):
+            raise NotAllowed(
+                _("This game is a table of the tournament **{name}**: only a member with Manage Server can "
+                  "abandon it. To stop playing, resign with `/citta resign`.", name=state.rules.name)
+            )  # fmt: skip
+
+
 async def abandon(ctx: Context, user_id: int, *, game_id: int, can_manage: bool) -> Outcome:
-    """Abandon the game (its host, or a member with Manage Server); the channel is told."""
+    """Abandon the game (its host, or a member with Manage Server; a tournament's table: only the
+    latter, `_check_table`); the channel is told."""
     row = await game_row(ctx, None, game_id, active=False)
     _check_abandon(row, user_id, can_manage)
+    await _check_table(ctx, row, can_manage)
     edit = lobby.view if row.status == "lobby" else None  # a lobby's message says it is closed
     if not await ctx.storage.games.set_status(row.id, "abandoned", now=ctx.now(), view=edit):
         raise NoGame(_("That game is already finished."))

@@ -13,7 +13,8 @@ process loses and doubles nothing:
 3. **A table's game ended**: its places and victory points are stored with the standings post; the
    last table of a round seats the next round (with its posts) or ends the tournament with the
    winner's post. A table's game abandoned scores every player of it alike (a shared place, no
-   victory points); a table with no member left (all played by computers) is not played and scores
+   victory points: so only a member with Manage Server may abandon it, `leaving`, not its host);
+   a table with no member left (all played by computers) is not played and scores
    alike too.
 """
 
