@@ -16,7 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from fakediscord import FakeDiscord, FakeDiscordError, FakeMessage
+from fakediscord import FakeDiscord, FakeDiscordError, FakeMessage, FakeUser
 from fakediscord.fixtures import fake_discord
 from test_e2e_support import citta_bot, posts_after, private_answer, refusal
 
@@ -154,6 +154,23 @@ async def test_a_nine_player_swiss_tournament_with_a_drop_out_and_a_restart_ends
     fake.check()
 
 
+async def _two_rounds_of_pairs(
+    fake: FakeDiscord, bot: CittaBot, organiser: FakeUser, players: list[FakeUser], *, dropout: str
+) -> None:
+    """At `START`, ``organiser`` opens a Swiss tournament of two rounds at tables of two (sign-up for an
+    hour, the deadline policy ``computer``) and every one of ``players`` signs up with the button."""
+    bot.service.clock = lambda: START
+    options = {"name": NAME, "format": "swiss", "size": 2, "rounds": 2, "signup": 1, "hours": 1,
+               "policy": "computer", "dropout": dropout}  # fmt: skip
+    await private_answer(fake, organiser, "citta-organise tournament", **options)
+    signup: FakeMessage = await fake.wait_for(
+        lambda: next((m for m in posts_after(fake, 0) if m.text.startswith(f"🏆 **{NAME}**")), None)
+    )
+    join = next(c for c in signup.custom_ids if ":t." in c)
+    for user in players:
+        await (await fake.click(signup, join, user)).wait_message()
+
+
 async def test_a_drop_out_is_played_by_a_computer_from_the_next_round_on_when_the_organiser_chose_so(
     fake_discord: FakeDiscord, database: Path | str
 ) -> None:
@@ -162,16 +179,7 @@ async def test_a_drop_out_is_played_by_a_computer_from_the_next_round_on_when_th
     organiser, quitter = players[0], players[1]
     fake.grant(organiser, "manage_guild")
     async with citta_bot(fake, database, seed=8) as bot:
-        bot.service.clock = lambda: START
-        options = {"name": NAME, "format": "swiss", "size": 2, "rounds": 2, "signup": 1, "hours": 1,
-                   "policy": "computer", "dropout": "computer"}  # fmt: skip
-        await private_answer(fake, organiser, "citta-organise tournament", **options)
-        signup: FakeMessage = await fake.wait_for(
-            lambda: next((m for m in posts_after(fake, 0) if m.text.startswith(f"🏆 **{NAME}**")), None)
-        )
-        join = next(c for c in signup.custom_ids if ":t." in c)
-        for user in players:
-            await (await fake.click(signup, join, user)).wait_message()
+        await _two_rounds_of_pairs(fake, bot, organiser, players, dropout="computer")
         clock = START + HOUR + 60
         await _tick(bot, clock)
         said = await private_answer(fake, organiser, "citta-organise drop", player=quitter)
@@ -204,16 +212,7 @@ async def test_a_tables_host_cannot_abandon_it_but_a_member_with_manage_server_c
     organiser = players[0]
     fake.grant(organiser, "manage_guild")
     async with citta_bot(fake, database, seed=8) as bot:
-        bot.service.clock = lambda: START
-        options = {"name": NAME, "format": "swiss", "size": 2, "rounds": 2, "signup": 1, "hours": 1,
-                   "policy": "computer", "dropout": "forfeit"}  # fmt: skip
-        await private_answer(fake, organiser, "citta-organise tournament", **options)
-        signup: FakeMessage = await fake.wait_for(
-            lambda: next((m for m in posts_after(fake, 0) if m.text.startswith(f"🏆 **{NAME}**")), None)
-        )
-        join = next(c for c in signup.custom_ids if ":t." in c)
-        for user in players:
-            await (await fake.click(signup, join, user)).wait_message()
+        await _two_rounds_of_pairs(fake, bot, organiser, players, dropout="forfeit")
         clock = START + HOUR + 60
         await _tick(bot, clock)  # round 1 seated: the tables' posts, then their threads' games
         for _ in range(3):
