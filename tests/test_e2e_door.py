@@ -202,10 +202,10 @@ async def test_whatever_goes_wrong_is_answered_privately_with_an_incident_id(
             command = await fake.slash(bob, "citta score")
             typed = await fake.autocomplete(alice, "citta play", focused="move", value="go")
         assert typed == [], "an autocomplete that fails offers nothing, and is answered"
-        logged = " ".join(r.getMessage() for r in caplog.records)
         for rec, user in ((press, alice), (command, bob)):
             await rec.wait_message()
             text = await _answered_privately(rec, user)
+            logged = " ".join(r.getMessage() for r in caplog.records)  # (logged before it was answered)
             found = INCIDENT.search(text)
             assert found is not None, text
             assert f"Incident {found[1]}" in logged, "the log names the incident the player was told"
