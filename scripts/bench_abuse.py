@@ -76,11 +76,11 @@ async def seed(db: Path, fake: FakeDiscord, main: FakeChannel, own: FakeChannel,
     """Alice and Bob's game in ``main``, Mallory and Erin's in ``own`` (Mallory to move), and their
     finished game in ``done``, stored through the service as the bot stores them."""
     ctx = await Context.open(db, renderer=None)
-    alice, bob, mallory, erin = (_user(fake, n) for n in ("alice", "bob", "mallory", "erin"))
+    alice, bob, mallory, erin = (user_of(fake, n) for n in ("alice", "bob", "mallory", "erin"))
     try:
-        await _started(ctx, fake, main, alice, bob)
-        await _started(ctx, fake, own, mallory, erin)
-        game_id = await _started(ctx, fake, done, mallory, erin)
+        await started(ctx, fake, main, alice, bob)
+        await started(ctx, fake, own, mallory, erin)
+        game_id = await started(ctx, fake, done, mallory, erin)
         rnd = random.Random(1)
         while (row := await ctx.storage.games.game(game_id)) is not None and row.status == "active":
             assert row.snapshot is not None and row.record is not None
@@ -93,11 +93,12 @@ async def seed(db: Path, fake: FakeDiscord, main: FakeChannel, own: FakeChannel,
         await ctx.close()
 
 
-def _user(fake: FakeDiscord, name: str) -> User:
+def user_of(fake: FakeDiscord, name: str) -> User:
     return User(fake.user(name).id, name.capitalize())
 
 
-async def _started(ctx: Context, fake: FakeDiscord, channel: FakeChannel, host: User, other: User) -> int:
+async def started(ctx: Context, fake: FakeDiscord, channel: FakeChannel, host: User, other: User) -> int:
+    """A game of ``host`` and ``other`` in ``channel``, opened, joined and started as the bot does: its id."""
     await svc_lobby.new_game(ctx, host, channel=channel.id, guild=fake.guild_id)
     row = await ctx.storage.games.open_game(channel.id)
     assert row is not None

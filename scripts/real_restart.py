@@ -30,13 +30,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-from bench_abuse import move_post, timed, to_move  # noqa: E402
+from bench_abuse import move_post, started, timed, to_move, user_of  # noqa: E402
 from fakediscord import FakeChannel, FakeDiscord  # noqa: E402
 from fakediscord.fixtures import serve  # noqa: E402
 from fakediscord.process import BotProcess  # noqa: E402
 
-from bot.results import User  # noqa: E402
-from bot.service import lobby as svc_lobby  # noqa: E402
 from bot.service.context import Context  # noqa: E402
 
 WARM_MOVES = 5
@@ -96,12 +94,8 @@ async def _seed(db: Path, fake: FakeDiscord, *channels: FakeChannel) -> None:
     try:
         names = iter((*PLAYERS, "carol", "dave"))
         for channel in channels:
-            host, other = (User(fake.user(n).id, n.capitalize()) for n in (next(names), next(names)))
-            await svc_lobby.new_game(ctx, host, channel=channel.id, guild=fake.guild_id)
-            row = await ctx.storage.games.open_game(channel.id)
-            assert row is not None
-            await svc_lobby.join(ctx, row.id, other)
-            await svc_lobby.start(ctx, row.id, host)
+            host, other = (user_of(fake, n) for n in (next(names), next(names)))
+            await started(ctx, fake, channel, host, other)
     finally:
         await ctx.close()
 

@@ -3,19 +3,15 @@ spawned, used, ``kill -9``-ed, restarted on the same database, and crashed at a 
 
 from __future__ import annotations
 
-import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
-from fakediscord import FakeDiscord, InteractionRecord, launch
+from fakediscord import FakeDiscord, InteractionRecord
 from fakediscord.fixtures import fake_discord
 
 __all__ = ["fake_discord"]
 
 KILLED = -signal.SIGKILL
-TOKEN = "MTIzNDU2Nzg5MDEyMzQ1Njc4.GabcDE.fake-but-well-formed-token-0123456789"
 
 
 async def rules(fake: FakeDiscord) -> InteractionRecord:
@@ -84,30 +80,3 @@ async def test_a_bot_killed_while_its_request_is_held_still_had_it_handled(
     assert await proc.wait() == KILLED
     held.release()  # Discord got the answer before the process died: the user sees it
     assert (await rec.wait_message()).ephemeral and not rec.failed
-
-
-LAUNCHED = """
-import runpy, sys
-from bot.service import workers
-def spawn(self):
-    print("discord" in sys.modules, flush=True)
-    sys.exit(0)
-workers.ProcessWorkers.spawn = spawn
-runpy.run_path(sys.argv[1], run_name="__main__")
-"""
-
-
-def test_the_launched_bot_starts_its_workers_before_discord_py_is_imported_as_python_m_bot_does(
-    tmp_path: Path,
-) -> None:
-    """The launcher imports discord.py (to point it at the fake) only where the bot does: a restart
-    measured through it starts as one of ``python -m bot`` (tests/test_bot_startup.py)."""
-    environ = {
-        "PYTHONPATH": str(launch.ROOT), "FAKE_DISCORD_URL": "http://127.0.0.1:9", "DISCORD_TOKEN": TOKEN,
-        "CITTA_DB": str(tmp_path / "citta.db"), "CITTA_WORKERS": "2", "PATH": os.environ.get("PATH", ""),
-    }  # fmt: skip
-    done = subprocess.run(
-        [sys.executable, "-c", LAUNCHED, launch.__file__],
-        cwd=tmp_path, env=environ, capture_output=True, text=True, timeout=60,
-    )  # fmt: skip
-    assert (done.returncode, done.stdout.split()) == (0, ["False"]), done.stderr
