@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
-from .state import set_dict, set_extra, set_fields_set, set_private
+from .state import trusted
 from .words import ENGLISH, N_, PHRASE, Phrase, Words, told
 
 if TYPE_CHECKING:
@@ -173,10 +173,9 @@ class Events(list[Event]):
         pydantic's validation of what it already knows to be right: the event is the one
         ``Event(kind=kind, text=..., ...)`` would make, field for field (the same fields in the
         same order, lists and dicts copied, the same fields marked as set, ``model_fields_set``;
-        ``message`` and ``values`` unset when ``values`` is None), its dict written through the
-        slot's setter (`engine.state.set_dict`). The fields are parameters of their own, not
-        keyword arguments gathered in a dict, and the event is made here, not in a function of
-        its own (a call less: tests/test_engine_speed.py compares with validated events).
+        ``message`` and ``values`` unset when ``values`` is None), made as the engine's other models
+        are (`engine.state.trusted`). The fields are parameters of their own, not keyword
+        arguments gathered in a dict (tests/test_engine_speed.py compares with validated events).
 
         **Decision**: most events are never read (a computer player's search, a replay), so the
         English ``text`` of a message with values is told when first read (`Later`, `Text`),
@@ -214,17 +213,11 @@ class Events(list[Event]):
         else:
             data = dict(data)
             given.add("data")
-        ev = object.__new__(Event)
-        set_dict(
-            ev,
-            {
-                "kind": kind, "text": text, "seat": seat, "hexes": hexes, "private_to": private_to,
-                "reveals": reveals, "data": data, "message": message, "values": values,
-            },
-        )  # fmt: skip
-        set_fields_set(ev, given)
-        set_extra(ev, None)
-        set_private(ev, None)
+        fields = {
+            "kind": kind, "text": text, "seat": seat, "hexes": hexes, "private_to": private_to,
+            "reveals": reveals, "data": data, "message": message, "values": values,
+        }  # fmt: skip
+        ev = trusted(Event, fields, given)
         self.append(ev)
         return ev
 

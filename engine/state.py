@@ -182,13 +182,13 @@ class GameState(BaseModel):
 
 Model = TypeVar("Model", bound=BaseModel)
 _slot = BaseModel.__dict__
-set_dict = _slot["__dict__"].__set__
-set_fields_set = _slot["__pydantic_fields_set__"].__set__
-set_extra = _slot["__pydantic_extra__"].__set__
-set_private = _slot["__pydantic_private__"].__set__
+_set_dict = _slot["__dict__"].__set__
+_set_fields_set = _slot["__pydantic_fields_set__"].__set__
+_set_extra = _slot["__pydantic_extra__"].__set__
+_set_private = _slot["__pydantic_private__"].__set__
 """The setters of a model's slots (`BaseModel.__slots__`), for the models the engine makes
-without validation (`trusted`, `engine.events.Events.add`): taken once, each written through its
-own descriptor costs less than through `object.__setattr__`, which looks it up by name."""
+without validation (`trusted`): taken once, each written through its own descriptor costs less
+than through `object.__setattr__`, which looks it up by name."""
 
 
 def put(model: BaseModel, name: str, value: Any) -> None:
@@ -207,10 +207,10 @@ def trusted(model: type[Model], fields: dict[str, Any], given: set[str]) -> Mode
     for the others), ``given`` the ones marked as set (`model_fields_set`). The model has no
     private attributes. tests/test_engine_speed.py compares with validated ones."""
     made = object.__new__(model)
-    set_dict(made, fields)
-    set_fields_set(made, given)
-    set_extra(made, None)
-    set_private(made, None)
+    _set_dict(made, fields)
+    _set_fields_set(made, given)
+    _set_extra(made, None)
+    _set_private(made, None)
     return made
 
 
