@@ -51,6 +51,9 @@ class Standalone:
     def logged_in(self) -> bool:
         return True
 
+    def holding(self) -> bool:
+        return False
+
     def opened(self) -> Context:
         return self.ctx
 

@@ -55,7 +55,9 @@ class CittaBot(commands.AutoShardedBot):
     """The La Città bot. ``setup_hook`` opens the database (the service's `Context`), adds the slash
     commands and registers the components (`bot.client.components`), starts the clock (deadlines and
     reminders, every ``tick_seconds``) and syncs the slash commands (to ``dev_guild`` at once when
-    given), learning their ids for the mentions in messages (`bot.client.mentions`).
+    given), learning their ids for the mentions in messages (`bot.client.mentions`); then it waits
+    for the running games to be drawn ahead, ``predraw_hold`` seconds at most, before the gateway
+    is connected (`bot.service.predraw`).
 
     It runs the shards ``shard_ids`` of ``shard_count`` (without a count, as many as Discord
     recommends, all of them here) and works only on the games of their servers: several
@@ -76,6 +78,7 @@ class CittaBot(commands.AutoShardedBot):
         lobbies_per_member: int | None = 3,
         lobby_days: int = 7,
         web: WebServer | None = None,
+        predraw_hold: float = predraw.HOLD,
         **options: Any,
     ) -> None:
         self.metrics = Metrics()
@@ -101,6 +104,8 @@ class CittaBot(commands.AutoShardedBot):
         """How many open lobbies one member may host in a server (None: no cap)."""
         self.lobby_days = lobby_days
         """After how many idle days a lobby is closed (`bot.service.stale`)."""
+        self.predraw_hold = predraw_hold
+        self._holding = False
         self._service: Context | None = None
         self._deliverer: Deliverer | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -145,6 +150,11 @@ class CittaBot(commands.AutoShardedBot):
         """Logged in to Discord, its gateway connected (``/readyz``)."""
         return self.is_ready() and not self.is_closed()
 
+    def holding(self) -> bool:
+        """Logged in, and waiting for the running games to be drawn ahead before it connects to the
+        gateway (``/readyz`` says so)."""
+        return self._holding
+
     @property
     def deliverer(self) -> Deliverer:
         if self._deliverer is None:
@@ -174,7 +184,7 @@ class CittaBot(commands.AutoShardedBot):
             roles=DiscordRoles(self),
         )
         await process.take_over(self._service)
-        self._spawn(predraw.predraw(self._service))  # the last of the workers' jobs: none waits for it
+        drawing = self._spawn(predraw.predraw(self._service))  # the last of the workers' jobs
         self._deliverer = Deliverer.of(self._service, DiscordSender(self))
         await self.tree.set_translator(CittaTranslator())
         add_commands(self.tree, self.dev_guild)
@@ -187,6 +197,20 @@ class CittaBot(commands.AutoShardedBot):
                 synced += await self.tree.sync(guild=discord.Object(id=self.dev_guild))
             COMMANDS.learn_synced(synced)
             log.info("Synced %d command(s)%s", len(synced), " to the dev guild" if self.dev_guild else "")
+        await self._hold(drawing)
+
+    async def _hold(self, drawing: asyncio.Task[int]) -> None:
+        """Wait for ``drawing`` (the pre-draw), `predraw_hold` seconds at most, before the gateway is
+        connected: the first move a player can make then finds its game drawn ahead."""
+        self._holding = True
+        try:
+            await asyncio.wait_for(asyncio.shield(drawing), self.predraw_hold)
+        except TimeoutError:
+            log.info(
+                "Connecting while the running games are still drawn ahead (%.1f s passed)", self.predraw_hold
+            )
+        finally:
+            self._holding = False
 
     async def _before_tick(self) -> None:
         await self.wait_until_ready()

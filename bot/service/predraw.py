@@ -16,6 +16,14 @@ picture set each — and comes last: an `idle` job starts only on its game's war
 other job waiting, so a turn post goes first (waiting at most for the one pre-draw already
 running). The pictures are thrown away; the next post is drawn as usual, the same pictures
 whether or not its game was pre-drawn (what the renderer keeps changes times, never pictures).
+
+The bot connects to Discord's gateway — from when a player can act — only once this is done, or
+`HOLD` seconds after it began (`bot.client.bot.CittaBot.setup_hook`): a move made the moment the
+bot is ready then finds its game drawn ahead and its worker warm. Without the hold such a move
+came while the workers still warmed and drew, on the same cores: measured with the real bot on
+two cores (`scripts/real_restart.py`), its board took 3.7–4.7 times a warm one; with it, about
+the same as a warm one, and the bot is ready some 0.3 s later (figures in docs/deploy.md). A
+player sees no difference in that time: while a bot restarts, its commands are not answered.
 """
 
 from __future__ import annotations
@@ -30,6 +38,9 @@ log = logging.getLogger(__name__)
 PREDRAW_GAMES = 16
 """Running games pre-drawn after a restart, the most recently active first: about a fifth of a
 second of a worker's time each, 2 MB of kept bands (`render.bands` keeps some 400 games' worth)."""
+HOLD = 2.0
+"""Seconds at most that the bot waits for `predraw` before it connects to the gateway (see the
+module docstring): about ten games' worth with one worker; what is left is drawn meanwhile."""
 CLOSEUP_GAMES = 3
 """Of those, the games whose next close-ups' landscape is drawn ahead too (`render.draw_ahead`: a
 tenth of a second and up to a hundred blocks each; a worker keeps 360, `render.landscape.BLOCKS`)."""

@@ -3,8 +3,9 @@
 - ``/healthz``: the process is alive (its event loop answers): always 200 while it runs;
 - ``/readyz``: ready to play — logged in to Discord, the database answers, and the oldest post
   waiting in the outbox waits no longer than ``CITTA_READY_OUTBOX_AGE`` seconds — 200 when all
-  three hold, else 503; the JSON answer names each check, whether it passed and why. The two
-  database checks run side by side: a database that is gone costs one `health.ANSWER_WAIT`;
+  three hold, else 503; the JSON answer names each check, whether it passed and why (logged in
+  but not yet connected, the bot may be drawing its running games ahead: `bot.service.predraw`).
+  The two database checks run side by side: a database that is gone costs one `health.ANSWER_WAIT`;
 - ``/metrics``: Prometheus' text format (`bot.metrics`), the gauges read fresh (`bot.service.health`).
 
 None of them shows a game, a channel, a name or a secret: counts and seconds only.
@@ -29,6 +30,10 @@ class Source(Protocol):
 
     def logged_in(self) -> bool:
         """Logged in to Discord and connected to its gateway."""
+        ...
+
+    def holding(self) -> bool:
+        """Logged in, and drawing the running games ahead before it connects to the gateway."""
         ...
 
     def opened(self) -> Context | None:
@@ -68,7 +73,10 @@ class Ops:
         source = self.source
         ctx = source.opened() if source is not None else None
         discord = source is not None and source.logged_in()
-        checks = [health.Check("discord", discord, "logged in" if discord else "not logged in")]
+        detail = "logged in" if discord else "not logged in"
+        if source is not None and source.holding():
+            detail = "drawing the running games ahead, then connecting"
+        checks = [health.Check("discord", discord, detail)]
         if ctx is None:
             checks += [
                 health.Check("database", False, "not open yet"),
