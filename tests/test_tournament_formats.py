@@ -1,10 +1,19 @@
 """A tournament's formats (`bot.service.tournament_formats`): table sizes, what a table is worth, the
 standings' tie-breaks, Swiss seating (by points, then rating; repeats avoided), round robin groups and
-single elimination from groups."""
+single elimination from groups, whose places follow how far each player went."""
 
 from __future__ import annotations
 
-from bot.service.tournament_formats import Entrant, Result, next_tables, sizes, standings, swiss, winner
+from bot.service.tournament_formats import (
+    Entrant,
+    Result,
+    next_tables,
+    ranked,
+    sizes,
+    standings,
+    swiss,
+    winner,
+)
 
 
 def _entrants(n: int, dropped: tuple[int, ...] = ()) -> list[Entrant]:
@@ -95,3 +104,31 @@ def test_single_elimination_takes_each_tables_winner_on_until_one_table_is_left(
     everything = round1 + last
     assert next_tables("knockout", entrants, everything, last, round=3, rounds=1, size=3) is None
     assert winner("knockout", entrants, everything, last) == 4
+
+
+def test_a_knockouts_places_follow_the_round_reached_then_the_place_there_not_the_points() -> None:
+    """Player 1 has more points (a win, then a shared first place that did not go on) than player 3,
+    who reached the final on two shared first places: 3 is second all the same."""
+    entrants = _entrants(8)
+    tie = Result((3, 7), {3: 1, 7: 1})
+    rounds = [
+        [_table(1, 5), _table(2, 6), tie, _table(4, 8)],
+        [Result((1, 3), {1: 1, 3: 1}), _table(2, 4)],
+        [_table(2, 3)],
+    ]
+    by_points = [x.user for x in standings(entrants, [r for tables in rounds for r in tables])]
+    assert by_points[:2] == [2, 1], "by points, player 1 would be second"
+    assert [x.user for x in ranked("knockout", entrants, rounds)] == [2, 3, 1, 4, 7, 6, 5, 8]
+    assert ranked("swiss", entrants, rounds) == standings(entrants, [r for tables in rounds for r in tables])
+
+
+def test_a_knockout_ranks_a_forfeit_last_at_its_table_and_a_forfeiting_drop_out_after_those_still_in() -> (
+    None
+):
+    """Player 1 won their table, then dropped out and forfeits; player 2 forfeited their table."""
+    entrants = _entrants(4, dropped=(1,))
+    rounds = [[_table(1, 4), _table(2, 3, forfeits=frozenset({2}))]]
+    assert [x.user for x in ranked("knockout", entrants, rounds)] == [4, 3, 2, 1]
+    assert [x.user for x in ranked("knockout", entrants, rounds, winner=3)] == [3, 4, 2, 1], (
+        "the winner first"
+    )

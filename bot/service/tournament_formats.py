@@ -14,6 +14,12 @@ Decisions:
   victory points of all their tables, then their opponents' points (Buchholz: the sum of the points of
   everyone they sat with, once per table), then the rating they signed up with, then who signed up
   first. `TIE_BREAKS` says so in every standings post.
+- **A knockout's places** follow how far each player went, not their points (`ranked`): the winner
+  first, then those who sat in the latest round, then in the one before, and so on; among those of
+  one round, the players still in (a player who dropped out with ``forfeit`` after them), then their
+  place at that round's table (a table forfeited last), then the standings. So the last table's
+  runner-up is second whatever points a player knocked out before gathered (the points count 1 for
+  a first place shared with someone who went on); `KNOCKOUT_TIE_BREAKS` says so in its posts.
 - **Swiss** (``swiss``, for the rounds the organiser chose): each round seats the players still in by
   points, then rating at sign-up (round 1: by rating alone), the best together, table after table;
   then a player who met someone at their table before changes places with the nearest player of a
@@ -46,6 +52,10 @@ FORMATS: dict[str, str] = {
 }
 """The formats as the posts name them."""
 TIE_BREAKS = N_("ranked by points, then tables won, victory points, opponents' points, rating at sign-up")
+KNOCKOUT_TIE_BREAKS = N_(
+    "ranked by the last round reached, then the place at its table, points, tables won, victory points, "
+    "opponents' points, rating at sign-up"
+)
 MIN_TABLE = 2
 
 
@@ -132,6 +142,30 @@ def standings(entrants: Sequence[Entrant], results: Sequence[Result]) -> list[Li
     lines = [Line(u, points[u], won[u], score[u], opponents[u], tables[u]) for u in points]
     return sorted(lines, key=lambda x: (-x.points, -x.won, -x.score, -x.opponents, -by[x.user].rating,
                                         by[x.user].order))  # fmt: skip
+
+
+def ranked(
+    form: Format, entrants: Sequence[Entrant], rounds: Sequence[Sequence[Result]], winner: int | None = None
+) -> list[Line]:
+    """Every entrant's line in the order of the tournament's places, from the finished tables of
+    each round (``rounds[0]``: round 1's) and its ``winner`` once over: a knockout's by how far each
+    went (see the module), the other formats' by their standings."""
+    lines = standings(entrants, [r for tables in rounds for r in tables])
+    if form != "knockout":
+        return lines
+    seated = {e.user for e in entrants if e.seated}
+    reached: dict[int, tuple[bool, int, bool, int]] = {}
+    for k, tables in enumerate(rounds, start=1):
+        for r in tables:
+            for u in r.players:
+                place = len(r.players) + 1 if u in r.forfeits else r.places[u]
+                reached[u] = (u != winner, -k, u not in seated, place)
+    return sorted(lines, key=lambda x: reached.get(x.user, (True, 1, True, 0)))  # stable: then the standings
+
+
+def tie_breaks(form: Format) -> str:
+    """What the standings of a tournament of ``form`` are ranked by (untranslated: `i18n.N_`)."""
+    return KNOCKOUT_TIE_BREAKS if form == "knockout" else TIE_BREAKS
 
 
 def _by_rating(entrants: Sequence[Entrant]) -> list[Entrant]:

@@ -9,7 +9,7 @@ from bot.results import Button, Message
 from bot.service.history import number
 from bot.service.lobby import SETUPS
 from bot.service.settings import policy_text
-from bot.service.tournament_formats import FORMATS, TIE_BREAKS, Line, standings
+from bot.service.tournament_formats import FORMATS, Line, tie_breaks
 from bot.service.tournament_state import State, Table
 from bot.storage.rows import GameSettings
 from i18n import _, _n
@@ -98,19 +98,18 @@ def table_done(state: State, table: Table) -> str:
     lines = [
         _("🏆 **{name}**, round {round}, table {table} is over: {places}.", name=state.rules.name,
           round=table.round, table=table.number, places=places),
-        _("**Standings** ({tie_breaks}):", tie_breaks=_(TIE_BREAKS)),
-        *standings_lines(state, standings(state.seeded(), state.results())),
+        _("**Standings** ({tie_breaks}):", tie_breaks=_(tie_breaks(state.rules.format))),
+        *standings_lines(state, state.ranked()),
     ]  # fmt: skip
     return "\n".join(lines)
 
 
 def over(state: State, winner: int) -> str:
     """The post that ends the tournament: its winner and the first places."""
-    lines = standings(state.seeded(), state.results())
     return "\n".join([
         _("🏆 **{name}** is over. The winner: **{winner}**! Congratulations.", name=state.rules.name,
           winner=state.name(winner)),
-        *standings_lines(state, lines)[:3],
+        *standings_lines(state, state.ranked())[:3],
     ])  # fmt: skip
 
 

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from bot.service.tournament_formats import Entrant as Seeded
-from bot.service.tournament_formats import Format, Result
+from bot.service.tournament_formats import Format, Line, Result, ranked
 
 Dropout = Literal["computer", "forfeit"]
 
@@ -103,6 +103,12 @@ class State(BaseModel):
 
     def results(self) -> list[Result]:
         return [t.result() for t in self.tables if t.done]
+
+    def ranked(self) -> list[Line]:
+        """The standings in the order of the places (a knockout's by how far each player went:
+        `tournament_formats.ranked`)."""
+        rounds = [[t.result() for t in self.of_round(k) if t.done] for k in range(1, self.round + 1)]
+        return ranked(self.rules.format, self.seeded(), rounds, self.winner)
 
     def of_round(self, round: int) -> list[Table]:
         return [t for t in self.tables if t.round == round]

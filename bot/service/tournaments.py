@@ -30,7 +30,7 @@ from bot.service import leaving, tournament_posts
 from bot.service.computer import levels
 from bot.service.context import Context
 from bot.service.lobby import MAX_PLAYERS, MIN_PLAYERS, SETUPS, clean_name
-from bot.service.tournament_formats import FORMATS, standings
+from bot.service.tournament_formats import FORMATS
 from bot.service.tournament_state import Player, Rules, State, Table
 from bot.storage.rows import POLICIES
 from bot.storage.tournaments_protocol import TournamentRow, TournamentStatus
@@ -200,7 +200,7 @@ async def show_standings(ctx: Context, guild: int, user: int) -> Message:
         head.append(_("Over; the winner: **{winner}**.", winner=state.name(state.winner)))
     else:
         head.append(_("Round {round} is being played.", round=state.round))
-    lines = tournament_posts.standings_lines(state, standings(state.seeded(), state.results()), reader=user)
+    lines = tournament_posts.standings_lines(state, state.ranked(), reader=user)
     return Message("\n".join([*head, *lines]), ephemeral=True)
 
 
@@ -261,10 +261,7 @@ async def results_line(ctx: Context, guild: int, user: int) -> str | None:
         state = State.model_validate(row.state)
         if row.status != "over" or state.player(user) is None:
             continue
-        order = [x.user for x in standings(state.seeded(), state.results())]
-        if state.winner is not None and state.winner in order:  # a knockout's winner is first
-            order.remove(state.winner)
-            order.insert(0, state.winner)
+        order = [x.user for x in state.ranked()]
         parts.append(_("{place} of {count} in {name}", place=order.index(user) + 1, count=len(order),
                        name=state.rules.name))  # fmt: skip
     return "🏆 " + _("Tournaments: {results}", results="; ".join(parts[:5])) if parts else None
