@@ -1,12 +1,13 @@
 """Keeping rank roles current (`bot.service.rank_sync`) through a port that stands for Discord, on each
 backend: a restart between a role given and its record gives it again and nothing more; a role an admin
-gave is never taken; Discord refusing one server's changes does not stop another's."""
+gave is never taken; Discord refusing one server's changes does not stop another's; a finished game's
+server has its roles updated at once, not at the next tick."""
 
 from __future__ import annotations
 
 from test_bot_storage_contract import ANN, BOB, CHANNEL, commit, move, placing, running_game
 
-from bot.service import rank_sync
+from bot.service import advance, rank_sync
 from bot.service.context import Context
 from bot.service.role_calls import RolesRefused
 from bot.storage.ranks_protocol import Grant, RankRule
@@ -43,13 +44,14 @@ class Roles:
         self.calls.append(("take", guild, member))
 
 
-async def _rated_game(svc: Context, guild: int, channel: int) -> None:
+async def _rated_game(svc: Context, guild: int, channel: int) -> int:
     places = [placing(0, f"user:{ANN}", "Ann", 1, 30.0, ANN), placing(1, f"user:{BOB}", "Bob", 2, 28.0, BOB)]
     game = await running_game(svc.storage, channel=channel, guild=guild, now=10)
     done = await commit(
         svc.storage, game, 0, move(1, 0), placings=places, guild=guild, status="over", now=150
     )
     assert done is not None
+    return game
 
 
 async def test_a_role_given_before_a_restart_is_given_again_once_and_an_admins_role_is_never_taken(
@@ -106,3 +108,20 @@ async def test_discord_refusing_one_servers_changes_leaves_the_others_and_the_ad
     assert await rank_sync.sync_due(svc) == 1
     assert {(g, m) for g, m, _ in roles.held} == {(OTHER, ANN), (OTHER, BOB), (GUILD, ANN), (GUILD, BOB)}
     assert (await svc.storage.ranks.syncs())[0].refused_at is None
+
+
+async def test_a_finished_games_server_has_its_roles_updated_at_once_and_no_other_server(
+    svc: Context,
+) -> None:
+    """`advance`, which the bot runs once a game's final post is stored, updates the game's server's
+    rank roles without waiting for the clock's tick; another server's wait for the tick."""
+    roles = Roles()
+    svc.roles = roles
+    games = {}
+    for guild, channel in ((GUILD, CHANNEL), (OTHER, CHANNEL + 1)):
+        await svc.storage.ranks.set_rule(RankRule(guild, ROLE, "rating", -100.0), channel, "en")
+        games[guild] = await _rated_game(svc, guild, channel + 10)
+    svc.clock = lambda: 200
+    assert await advance.advance(svc, games[GUILD]) == []
+    assert roles.held == {(GUILD, ANN, ROLE), (GUILD, BOB, ROLE)}
+    assert await rank_sync.sync_due(svc) == 1 and {g for g, _, _ in roles.held} == {GUILD, OTHER}

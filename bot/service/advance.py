@@ -4,8 +4,9 @@ absent players (see `bot.service.computer`), and the decisions players answered 
 
 `advance` plays them one move at a time — one commit, one post each — until a person must decide
 or the game ends, each move thought out in a worker without holding the game's lock; a move stored
-meanwhile makes it think again on the new position. A game that has ended gets its replay
-(`bot.service.ending.post_replay`).
+meanwhile makes it think again on the new position. A game that has ended gets its server's rank
+roles brought up to date (`bot.service.rank_sync`: at once, not at the clock's next tick) and its
+replay (`bot.service.ending.post_replay`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import logging
 
 from bot.results import Outcome
+from bot.service import rank_sync
 from bot.service.ahead import answer_stored
 from bot.service.commit import Made, commit, stage
 from bot.service.computer import decide_move
@@ -30,6 +32,8 @@ async def advance(ctx: Context, game_id: int) -> list[Outcome]:
     while True:
         row = await ctx.storage.games.game(game_id)
         if row is not None and row.status == "over":
+            if row.guild:
+                await rank_sync.sync_due(ctx, row.guild)
             await post_replay(ctx, game_id)
         if row is None or row.status != "active" or row.paused is not None:
             return outcomes

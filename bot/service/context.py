@@ -72,6 +72,9 @@ class Context:
     """Turn posts' pictures, kept until the delivery task sends the post (`bot.service.drawings`)."""
     locks: dict[int, asyncio.Lock] = field(default_factory=dict)
     rating_locks: dict[int, asyncio.Lock] = field(default_factory=dict)
+    ranking: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """One rank-role update at a time in this process (`bot.service.rank_sync`): the clock's and a
+    finished game's would otherwise race on the same grants."""
     replays: Kept = field(default_factory=lambda: Kept(REPLAYS_KEPT))
     """Finished games' replays by (game, language), drawn once (`bot.service.ending`)."""
     asked: Kept = field(default_factory=lambda: Kept(ASKED_KEPT))

@@ -5,8 +5,10 @@ and takes them through the client's port (`bot.service.role_calls.RoleCalls`).
 Decisions:
 
 - **When**: a server is decided again when a rule changed, a game of it finished or a season of it was
-  announced since the last time (`bot.storage.ranks_protocol.RankSync`); grants left undone (a
-  restart, a Discord outage) are done at the next tick even when nothing changed.
+  announced since the last time (`bot.storage.ranks_protocol.RankSync`): at the clock's next tick,
+  and at once after a game of it finishes (`bot.service.advance`, once the final post is stored),
+  so the roles follow a game within seconds; grants left undone (a restart, a Discord outage) are
+  done at the next tick even when nothing changed. One update at a time (`Context.ranking`).
 - **Stored before it is done, exactly once in effect.** The plan (`RanksProtocol.plan`) is stored
   before any call; each grant goes `wanted` → `putting` → `held` and `held` → `removing` → forgotten,
   each step stored after its call. Giving and taking a role are idempotent on Discord, so a call
@@ -42,14 +44,22 @@ RETRY = 3600
 """After how many seconds a server whose changes Discord refused is tried again."""
 
 
-async def sync_due(ctx: Context) -> int:
-    """The clock's step: bring the rank roles of this process's servers up to date (see the module);
-    how many servers had changes made. Without a Discord side (``ctx.roles`` None) nothing is done."""
+async def sync_due(ctx: Context, guild: int | None = None) -> int:
+    """The clock's step: bring the rank roles of this process's servers (or only ``guild``'s) up to
+    date (see the module); how many servers had changes made. Without a Discord side (``ctx.roles``
+    None) nothing is done."""
     calls = ctx.roles
     if calls is None:
         return 0
+    async with ctx.ranking:
+        return await _sync_due(ctx, calls, guild)
+
+
+async def _sync_due(ctx: Context, calls: RoleCalls, guild: int | None) -> int:
     done = 0
     for s in await ctx.storage.ranks.syncs(ctx.shards):
+        if guild is not None and s.guild != guild:
+            continue
         decide = s.changed_at >= s.synced_at
         if not decide and not s.pending:
             continue
