@@ -206,9 +206,8 @@ class CittaBot(commands.AutoShardedBot):
         try:
             await asyncio.wait_for(asyncio.shield(drawing), self.predraw_hold)
         except TimeoutError:
-            log.info(
-                "Connecting while the running games are still drawn ahead (%.1f s passed)", self.predraw_hold
-            )
+            log.info("Connecting while the running games are still being drawn ahead (%.1f s passed)",
+                     self.predraw_hold)  # fmt: skip
         finally:
             self._holding = False
 

@@ -21,9 +21,9 @@ The bot connects to Discord's gateway — from when a player can act — only on
 `HOLD` seconds after it began (`bot.client.bot.CittaBot.setup_hook`): a move made the moment the
 bot is ready then finds its game drawn ahead and its worker warm. Without the hold such a move
 came while the workers still warmed and drew, on the same cores: measured with the real bot on
-two cores (`scripts/real_restart.py`), its board took 3.7–4.7 times a warm one; with it, about
-the same as a warm one, and the bot is ready some 0.3 s later (figures in docs/deploy.md). A
-player sees no difference in that time: while a bot restarts, its commands are not answered.
+two cores (`scripts/real_restart.py`), its board took 2.9–4.6 times a warm one; with it, 0.9–1.6
+times, and the bot is ready 0.3–0.5 s later (figures in docs/deploy.md). A player sees no
+difference in that time: while a bot restarts, its commands are not answered either way.
 """
 
 from __future__ import annotations

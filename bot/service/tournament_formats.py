@@ -18,8 +18,8 @@ Decisions:
   first, then those who sat in the latest round, then in the one before, and so on; among those of
   one round, the players still in (a player who dropped out with ``forfeit`` after them), then their
   place at that round's table (a table forfeited last), then the standings. So the last table's
-  runner-up is second whatever points a player knocked out before gathered (the points count 1 for
-  a first place shared with someone who went on); `KNOCKOUT_TIE_BREAKS` says so in its posts.
+  runner-up is second whatever points a player knocked out before gathered (with shared first
+  places, one can have more); `KNOCKOUT_TIE_BREAKS` says so in its posts.
 - **Swiss** (``swiss``, for the rounds the organiser chose): each round seats the players still in by
   points, then rating at sign-up (round 1: by rating alone), the best together, table after table;
   then a player who met someone at their table before changes places with the nearest player of a
