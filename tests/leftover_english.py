@@ -64,9 +64,9 @@ def _vocabulary(lang: str) -> tuple[frozenset[str], frozenset[str]]:
     for message in catalog:
         if not message.id:
             continue
-        for msgid in message.id if isinstance(message.id, tuple) else (message.id,):
+        for msgid in message.id if isinstance(message.id, (tuple, list)) else (message.id,):
             english |= _words(_placeholders_out(msgid))
-        for msgstr in message.string if isinstance(message.string, tuple) else (message.string,):
+        for msgstr in message.string if isinstance(message.string, (tuple, list)) else (message.string,):
             native |= _words(_placeholders_out(msgstr or ""))
     return frozenset(english), frozenset(native)
 

@@ -97,7 +97,7 @@ def test_the_strong_player_takes_gold_to_win_a_level_game() -> None:
     while not g.is_over:
         seat = g.pending_seats()[0]
         g.play(seat, g.default_move(seat) or "pass")
-    assert g.scores == [g.scores[1]] * 2 and g.winners == [0]
+    assert g.scores is not None and g.scores == [g.scores[1]] * 2 and g.winners == [0]
 
 
 def facing_schools(peek: tuple[str, str]) -> Game:

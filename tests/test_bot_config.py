@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import REDACTED, ConfigError, check_database, load_settings, setup_logging
-from bot.service.workers import ProcessWorkers, ThreadWorkers, usable_cpus, workers_for
+from bot.service.host import usable_cpus
+from bot.service.workers import ProcessWorkers, ThreadWorkers, workers_for
 
 ROOT = Path(__file__).resolve().parent.parent
 

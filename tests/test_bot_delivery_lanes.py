@@ -5,8 +5,9 @@ the whole outbox after every lane, nor a claim after the channel's last post."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, cast
 
+import discord
 from test_bot_support import CHANNEL, RecordingClient
 
 from bot.client.sender import DiscordSender
@@ -22,7 +23,7 @@ class _StoredAsTheLaneEnds:
 
     def __init__(self, storage: StorageProtocol) -> None:
         self.outbox = storage.outbox
-        storage.outbox = self  # type: ignore[assignment]
+        storage.outbox = self
         self.deliverer: Deliverer | None = None
         self.late: list[int] = []
         self.looks = self.claims = 0
@@ -50,7 +51,7 @@ class _StoredAsTheLaneEnds:
 
 async def test_a_post_stored_as_its_channel_s_lane_ends_is_sent_at_once(store: StorageProtocol) -> None:
     client, racing = RecordingClient(), _StoredAsTheLaneEnds(store)
-    deliverer = Deliverer(DiscordSender(client), store)
+    deliverer = Deliverer(DiscordSender(cast(discord.Client, client)), store)
     racing.deliverer = deliverer
     [first] = await store.outbox.enqueue(None, [Post(CHANNEL, Message("first"))], 0)
     task = asyncio.create_task(deliverer.run())
@@ -71,7 +72,7 @@ async def test_a_lane_that_sent_its_posts_ends_without_another_look_at_the_outbo
     store: StorageProtocol,
 ) -> None:
     client, counting = RecordingClient(), _StoredAsTheLaneEnds(store)
-    deliverer = Deliverer(DiscordSender(client), store)
+    deliverer = Deliverer(DiscordSender(cast(discord.Client, client)), store)
     ids = await store.outbox.enqueue(None, [Post(CHANNEL, Message("one")), Post(CHANNEL, Message("two"))], 0)
     task = asyncio.create_task(deliverer.run())
     try:

@@ -10,7 +10,8 @@ import discord
 
 from bot import ids
 from bot.client.bot import CittaBot, intents
-from bot.client.components import REGISTERED, Choose, Close, Component, Move, OpenPanel
+from bot.client.components import REGISTERED, Choose, Close, Move, OpenPanel
+from bot.client.door import Component
 from bot.client.layout import message_kwargs
 from bot.ids import custom_id, parse_custom_id, step_id
 from bot.results import Button, Message, Option, Picture, Select
@@ -62,7 +63,7 @@ def test_message_kwargs_ping_only_the_listed_users_and_attach_the_board() -> Non
     assert allowed["parse"] == [] and allowed["users"] == [5]
     assert isinstance(kw["file"], discord.File) and kw["file"].filename == "board.png"
     (item,) = kw["view"].children
-    assert isinstance(item, Move) and item.item.custom_id == cid
+    assert isinstance(item, Move) and isinstance(item.item, discord.ui.Button) and item.item.custom_id == cid
     assert kw["view"].timeout is None
 
 

@@ -7,7 +7,7 @@ import io
 import random
 
 import pytest
-from PIL import Image
+from PIL import GifImagePlugin, Image
 from test_bot_support import (
     CHANNEL,
     GUILD,
@@ -142,7 +142,8 @@ async def test_a_replay_interrupted_by_a_stop_is_posted_by_the_next_tick_once(ta
     assert len(rows) == 1, "the replay is stored once"
     post = load(rows[0]["channel"], rows[0]["payload"], rows[0]["image"]).message_for()
     assert post is not None and post.filename == f"citta-game-{row.id}.gif" and post.image is not None
-    assert Image.open(io.BytesIO(post.image)).n_frames >= 30
+    gif = Image.open(io.BytesIO(post.image))
+    assert isinstance(gif, GifImagePlugin.GifImageFile) and gif.n_frames >= 30
 
 
 async def test_the_commands_read_the_history_of_this_server_only(table: Table) -> None:
@@ -163,7 +164,7 @@ async def test_the_commands_read_the_history_of_this_server_only(table: Table) -
     assert first_row is not None
     [final, *_] = await query(svc.storage, "SELECT id FROM outbox WHERE game = ? AND version = ? ORDER BY id",
                               first, first_row.version)  # fmt: skip
-    await svc.storage.outbox.sent(final["id"], 4242, table.clock.now)
+    await svc.storage.outbox.sent(final["id"], 4242, int(table.clock.now))
     assert (
         f"https://discord.com/channels/{GUILD}/{CHANNEL}/4242"
         in (await svc_archive.games(svc, GUILD, SEES)).text

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import host
 from bot.service.host import cpu_quota, rss_mib, usable_cpus
 
 
@@ -42,7 +41,7 @@ def test_no_cgroup_files_mean_no_quota(tmp_path: Path) -> None:
 def test_the_usable_cpus_are_the_fewer_of_the_affinity_and_the_quota(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(host.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
     assert usable_cpus(tmp_path) == 4
     (tmp_path / "cpu.max").write_text("150000 100000\n")
     assert usable_cpus(tmp_path) == 2

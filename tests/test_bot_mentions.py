@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from babel.messages.pofile import read_po
 from discord import app_commands
@@ -23,7 +24,7 @@ def _paths() -> set[str]:
     (``citta``, ``citta me``: a message may name a group as a whole)."""
     found: set[str] = set()
 
-    def walk(item: app_commands.Group | app_commands.Command[..., object, object], prefix: str) -> None:
+    def walk(item: app_commands.Group | app_commands.Command[Any, ..., Any], prefix: str) -> None:
         path = f"{prefix} {item.name}".strip()
         found.add(path)
         if isinstance(item, app_commands.Group):

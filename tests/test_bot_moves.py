@@ -168,8 +168,14 @@ async def test_a_move_sent_while_the_move_before_it_is_stored_is_accepted_after_
     answer = game.default_move(second)
     row = await svc.storage.games.open_game(CHANNEL)
     assert row is not None
-    lock, asked = svc.game_lock(row.id), []
-    svc.game_lock = lambda game_id: asked.append(game_id) or lock  # type: ignore[method-assign]
+    lock = svc.game_lock(row.id)
+    asked: list[int] = []
+
+    def asking(game_id: int) -> asyncio.Lock:
+        asked.append(game_id)
+        return lock
+
+    svc.game_lock = asking  # type: ignore[method-assign]
     tasks = []
     # both moves read the game and queue for its lock, in this order, before either is stored
     async with lock:
@@ -190,7 +196,11 @@ async def _game_with_poll(svc: Context) -> tuple[int, int]:
     for seed in range(1, 200):
         g = Game.new([p.name for p in PLAYERS[:3]], seed=seed)
         if "poll" in g.view(None).politics_row:
-            svc.seeds = lambda s=seed: s  # type: ignore[method-assign]
+
+            def seeds(s: int = seed) -> int:
+                return s
+
+            svc.seeds = seeds
             await start_game(svc, 3)
             return (await svc.storage.games.open_game(CHANNEL)).id, g.pending_seats()[0]  # type: ignore[union-attr]
     raise AssertionError("no seed with Polling the People in the first row")
@@ -240,6 +250,7 @@ def _path_to_overfull_golden(names: list[str]) -> tuple[int, list[tuple[int, str
     """(seed, moves, golden move): a game where Golden Times would bring more than fits."""
     from engine.cities import city_at, room
 
+    moves: list[tuple[int, str]]
     for seed in range(1, 60):
         game, rnd, moves = Game.new(names, seed=seed), random.Random(seed), []
         while not game.is_over:
@@ -257,7 +268,7 @@ def _path_to_overfull_golden(names: list[str]) -> tuple[int, list[tuple[int, str
 
 async def test_golden_times_that_does_not_fit_asks_for_confirmation_first(svc: Context) -> None:
     seed, moves, golden = _path_to_overfull_golden([p.name for p in PLAYERS[:2]])
-    svc.seeds = lambda: seed  # type: ignore[method-assign]
+    svc.seeds = lambda: seed
     await start_game(svc, 2)
     for seat, move in moves:
         await svc_moves.play(svc, PLAYERS[seat].id, move, channel=CHANNEL, confirmed=True)

@@ -29,7 +29,8 @@ def _step_to(msg: Message, target: tuple[str, ...]) -> tuple[tuple[str, ...], in
 
 def _tap_to(game: Game, seat: int, move: Action) -> Message:
     """The panel's confirm step for ``move``, reached by choosing options only."""
-    target, path, page = words(move), (), 0
+    target, page = words(move), 0
+    path: tuple[str, ...] = ()
     msg = panel_message(game, 1, 5, seat, path, page)
     for _ in range(30):
         _check_limits(msg)

@@ -4,6 +4,7 @@ its race, after a player is renamed, after a move stored by another process."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from engine import Game
 def restores(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """The versions of the games restored from a stored snapshot, as they are restored."""
     counted: list[int] = []
-    real = Game.restore.__func__  # type: ignore[attr-defined]
+    real: Callable[[type[Game], dict[str, Any], Any], Game] = vars(Game)["restore"].__func__
 
     def counting(cls: type[Game], snapshot: dict[str, Any], record: Any) -> Game:
         counted.append(len(record["moves"]) if isinstance(record, dict) else len(record.moves))

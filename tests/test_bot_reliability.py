@@ -136,9 +136,9 @@ async def test_the_figures_are_those_of_the_games_played_here_and_in_all_servers
     users = [u.id for u in PLAYERS]
     for server in (HERE, THERE):
         seen = await reliability.figures(svc, users, server)
-        for user in users:
-            _same(seen[user][0], tally.figures(user, server))
-            _same(seen[user][1], tally.figures(user, None))
+        for uid in users:
+            _same(seen[uid][0], tally.figures(uid, server))
+            _same(seen[uid][1], tally.figures(uid, None))
     assert tally.figures(ANN.id, None).finished == 1 and tally.figures(ANN.id, HERE).missed == 1
     assert len(tally.figures(ANN.id, None).waits) > 20
 

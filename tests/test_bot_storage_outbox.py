@@ -109,9 +109,8 @@ async def test_a_paused_game_moves_to_another_channel_with_its_held_posts(store:
     assert await store.games.move_game(game, CHANNEL + 5, 9) == 2
     row = await store.games.game(game)
     assert row is not None and (row.channel, row.paused, row.updated_at) == (CHANNEL + 5, None, 9)
-    assert (await store.games.open_game(CHANNEL + 5)).id == game and await store.games.open_game(
-        CHANNEL
-    ) is None  # type: ignore[union-attr]
+    moved = await store.games.open_game(CHANNEL + 5)
+    assert moved is not None and moved.id == game and await store.games.open_game(CHANNEL) is None
     assert await store.games.paused_games(1) == []
     claimed = await store.outbox.claim(CHANNEL + 5, "another process", 10, 70)
     assert claimed is not None and (claimed.id, claimed.state, claimed.error, claimed.tried_at) == (
@@ -168,8 +167,8 @@ async def test_old_sent_posts_are_forgotten_but_a_game_s_last_post_and_unsent_on
     for head in await store.outbox.heads():
         if head.id not in (failed, pending, recent, held):
             await store.outbox.sent(head.id, 1, 20)
-    while (head := await store.outbox.head(CHANNEL)) is not None:
-        await store.outbox.sent(head.id, 1, 20)
+    while (queued := await store.outbox.head(CHANNEL)) is not None:
+        await store.outbox.sent(queued.id, 1, 20)
     await store.outbox.failed(failed, "400 malformed")
     await store.outbox.sent(recent, 1, 200)
     assert await store.outbox.hold_channel(CHANNEL + 5, "channel deleted", 20) == []

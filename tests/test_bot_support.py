@@ -205,11 +205,17 @@ async def play_one(svc: Context, rnd: random.Random, log: Transcript, channel: i
         move = rnd.choice(game.legal_moves(seat))
         outcome = await svc_moves.play(svc, user.id, str(move), channel=channel)
     if outcome.announcement is None:  # a warning first: confirm with its button
-        ref = parse_custom_id(outcome.reply.buttons[0].custom_id)
-        assert ref is not None and ref.move is not None
+        confirm = parse_custom_id(outcome.reply.buttons[0].custom_id)
+        assert confirm is not None and confirm.move is not None
         log.private.append(outcome.reply.text)
         outcome = await svc_moves.play(
-            svc, user.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat, confirmed=True
+            svc,
+            user.id,
+            confirm.move,
+            game_id=confirm.game,
+            based_on=confirm.version,
+            seat=confirm.seat,
+            confirmed=True,
         )
         log.confirmations += 1
     log.add(outcome)

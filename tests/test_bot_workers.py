@@ -11,6 +11,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
@@ -69,7 +70,8 @@ async def _round(svc: Context, games: list[int]) -> tuple[list[float], float, fl
         game = await current(svc, row.channel)
         assert game.pending_seats() == [0]
         await svc_moves.play(svc, PLAYERS[0].id, str(game.legal_moves(0)[0]), game_id=game_id, confirmed=True)
-    stop, lags = asyncio.Event(), []
+    stop = asyncio.Event()
+    lags: list[float] = []
     probe = asyncio.create_task(_probe(stop, lags))
     cpu, wall = time.process_time(), time.perf_counter()
     answers = await asyncio.gather(*(svc_advance.advance(svc, g) for g in games))
@@ -282,7 +284,8 @@ async def test_a_private_request_whose_worker_dies_is_tried_once_more() -> None:
         dying = asyncio.ensure_future(workers.aside(time.sleep, 2))
         await asyncio.sleep(0.3)
         os.kill(first, 9)
-        assert await dying is None, "the job ran again in a new worker"
+        await dying
+        assert dying.result() is None, "the job ran again in a new worker"
         assert await workers.aside(os.getpid) not in (first, os.getpid())
     finally:
         workers.close()
@@ -399,7 +402,11 @@ def test_every_sixteenth_job_trims_the_heap_whether_or_not_it_failed(monkeypatch
     trims: list[int] = []
     monkeypatch.setattr(worker_start, "trim_heap", lambda: trims.append(1))
     monkeypatch.setattr(worker_start, "_jobs", 0)
-    results = [worker_start.run_job(lambda k=k: k) for k in range(worker_start.TRIM_EVERY - 1)]
+
+    def job(k: int) -> Callable[[], int]:
+        return lambda: k
+
+    results = [worker_start.run_job(job(k)) for k in range(worker_start.TRIM_EVERY - 1)]
     assert results == list(range(worker_start.TRIM_EVERY - 1)) and trims == []
     with pytest.raises(ZeroDivisionError):
         worker_start.run_job(lambda: 1 // 0)

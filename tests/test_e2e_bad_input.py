@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from fakediscord import FakeDiscord, FakeUser, InteractionRecord
 from fakediscord.fixtures import fake_discord
@@ -31,7 +32,7 @@ async def test_commands_without_a_game_in_the_channel_say_how_to_start_one(
     async with citta_bot(fake, database, seed=SEED):
         assert await fake.autocomplete(alice, "citta play", focused="move", value="") == []
         no_game = NO_GAME.format(new=f"</citta new:{fake.commands['citta'].id}>")
-        for command, options in [
+        commands: list[tuple[str, dict[str, Any]]] = [
             ("citta play", {"move": "gold"}),
             ("citta board", {}),
             ("citta status", {}),
@@ -40,7 +41,8 @@ async def test_commands_without_a_game_in_the_channel_say_how_to_start_one(
             ("citta secrets", {}),
             ("citta resign", {}),
             ("citta abandon", {}),
-        ]:
+        ]
+        for command, options in commands:
             text = await refusal(fake, await fake.slash(alice, command, **options))
             assert text == f"⚠️ {no_game}", (command, text)
     assert fake.messages() == []

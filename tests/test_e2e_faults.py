@@ -6,14 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from fakediscord import FakeDiscord, FakeMessage
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, InteractionRecord
 from fakediscord.fixtures import fake_discord
 from fakediscord.launch import scale_discord_sleeps
 from test_e2e_support import Table, answer, citta_bot, posts_after
+
+from bot.client.bot import CittaBot
 
 __all__ = ["fake_discord"]
 
@@ -21,19 +23,19 @@ SEED = 17
 
 
 @pytest.fixture
-def quick_retries() -> AsyncIterator[None]:
+def quick_retries() -> Iterator[None]:
     """discord.py's own retry sleeps (1, 3, 5, 7, 9 s after a 5xx) shortened a hundredfold."""
     undo = scale_discord_sleeps(0.01)
     yield
     undo()
 
 
-def _posts_of(fake: FakeDiscord, move: str, channel: object = None) -> list[FakeMessage]:
-    return [m for m in posts_after(fake, 0, channel) if m.text.startswith(f"`{move}`")]  # type: ignore[arg-type]
+def _posts_of(fake: FakeDiscord, move: str, channel: FakeChannel | None = None) -> list[FakeMessage]:
+    return [m for m in posts_after(fake, 0, channel) if m.text.startswith(f"`{move}`")]
 
 
-async def _table(fake: FakeDiscord, bot: object) -> Table:
-    table = Table(fake, bot, exact_boards=False)  # type: ignore[arg-type]
+async def _table(fake: FakeDiscord, bot: CittaBot) -> Table:
+    table = Table(fake, bot, exact_boards=False)
     await table.open(fake.user("alice"), [fake.user("bob")])
     return table
 
@@ -99,9 +101,11 @@ async def test_a_missing_permission_is_told_privately_and_posts_resume_once_gran
             nxt = str(game.legal_moves(seat)[0])
             later = await fake.slash(table.players[seat], "citta play", move=nxt)
             assert (await answer(fake, later)).text.startswith(f"You played `{nxt}`.")
-            told = await fake.wait_for(
-                lambda r=later: next((m for m in r.messages if "Attach Files" in m.text), None), timeout=2
-            )
+
+            def told_of(r: InteractionRecord = later) -> FakeMessage | None:
+                return next((m for m in r.messages if "Attach Files" in m.text), None)
+
+            told = await fake.wait_for(told_of, timeout=2)
             assert told.ephemeral and told.recipient is table.players[seat], told.text
             moves.append(nxt)
         status = await fake.slash(alice, "citta status")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakediscord import FakeDiscord
@@ -16,7 +17,7 @@ from bot.ids import MAX_GAME
 
 __all__ = ["fake_discord"]
 
-FORGED = [
+FORGED: list[tuple[str, dict[str, Any], str]] = [
     (
         "citta replay",
         {"game": "abc"},

@@ -126,8 +126,8 @@ async def test_five_scripted_players_play_a_whole_game_at_the_same_time(
         assert Game.replay(game.record()).snapshot() == game.snapshot()
         rec = await fake.slash(users[3], "citta score")
         assert rec.original is not None and rec.original.text.startswith("Final score")
-        for p, score in zip(game.view(None).players, game.scores, strict=True):
-            assert f"**{p.name}** {score}" in rec.original.text
+        for seen, score in zip(game.view(None).players, game.scores, strict=True):
+            assert f"**{seen.name}** {score}" in rec.original.text
     public = [m for m in fake.messages() if not m.text.startswith(HISTORY_POSTS)]
     final = public[-1]
     assert OVER in final.text and _only_review(final.custom_ids) and board_of(final)

@@ -10,10 +10,12 @@ import io
 import itertools
 import time
 from pathlib import Path
+from typing import Any
 
+import discord
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from fakediscord.fixtures import fake_discord
-from PIL import Image
+from PIL import GifImagePlugin, Image
 from test_e2e_support import announcement, answer, citta_bot, posts_after, private_answer
 
 from bot.client.bot import CittaBot
@@ -39,15 +41,23 @@ async def _finished_game(fake: FakeDiscord, bot: CittaBot, host: FakeUser, other
     game_id = int(join.split(":")[1])
     for user in others:
         await fake.click(lobby, join, user)
-        await fake.wait_for(lambda u=user: u.mention in lobby.text)
+
+        def joined(u: FakeUser = user) -> bool:
+            return u.mention in lobby.text
+
+        await fake.wait_for(joined)
     await (await fake.slash(host, "citta add-ai", channel=where, level=level)).wait_message()
     await announcement(fake, await fake.click(lobby, start, host))
-    options = {"deadline": 1, "policy": "computer", "level": "random", "board": "round"}
+    options: dict[str, Any] = {"deadline": 1, "policy": "computer", "level": "random", "board": "round"}
     await (await fake.slash(host, "citta settings", channel=where, **options)).wait_message()
     svc = bot.service
     for k in itertools.count(1):  # the computer players answer in the background between ticks
         assert k < 300, "the game does not end"
-        svc.clock = lambda k=k: time.time() + 2 * k * HOUR
+
+        def clock(k: int = k) -> float:
+            return time.time() + 2 * k * HOUR
+
+        svc.clock = clock
         await svc_tick.tick(svc)
         row = await svc.storage.games.game(game_id)
         assert row is not None
@@ -66,7 +76,7 @@ def _gif_frames(msg: FakeMessage, game_id: int) -> int:
     data = msg.attachment(f"citta-game-{game_id}.gif").data
     assert len(data) < 8 * 1024 * 1024
     gif = Image.open(io.BytesIO(data))
-    assert gif.format == "GIF"
+    assert gif.format == "GIF" and isinstance(gif, GifImagePlugin.GifImageFile)
     return int(gif.n_frames)
 
 
@@ -128,7 +138,13 @@ async def test_a_game_finished_in_a_private_channel_is_shown_only_to_who_can_vie
         assert f"**Game {game}**" in listed.text and f"/{private.id}/{final.id}" in listed.text, listed.text
         private.overwrites.pop(bob.id)
         await fake.gateway.channel_event("CHANNEL_UPDATE", private)
-        await fake.wait_for(lambda: bob.id not in {o.id for o in bot.get_channel(private.id).overwrites})
+
+        def bob_left() -> bool:
+            seen = bot.get_channel(private.id)
+            assert isinstance(seen, discord.abc.GuildChannel), seen
+            return bob.id not in {o.id for o in seen.overwrites}
+
+        await fake.wait_for(bob_left)
 
         for outsider in (bob, carol):
             games = await private_answer(fake, outsider, "citta games", wait=60)

@@ -26,7 +26,7 @@ from engine.components import CITY_NAMES
 
 __all__ = ["fake_discord"]
 
-COMMANDS = (
+COMMANDS: tuple[tuple[str, dict[str, Any]], ...] = (
     ("citta status", {}), ("citta log", {}), ("citta rules", {}), ("citta rules", {"topic": "voice"}),
     ("citta hint", {}), ("citta describe", {}), ("citta board", {}), ("citta settings", {}),
     ("citta me quiet", {}), ("citta secrets", {}), ("citta score", {}), ("citta panel", {}),
@@ -35,8 +35,10 @@ COMMANDS = (
 )  # fmt: skip
 """What a player may ask during the game (two of them refused moves), each answered privately
 or in the channel."""
-AFTER = (("citta score", {}), ("citta leaderboard", {}), ("citta stats", {}), ("citta games", {}),
-         ("citta log", {}), ("citta export", {}))  # fmt: skip
+AFTER: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("citta score", {}), ("citta leaderboard", {}), ("citta stats", {}), ("citta games", {}),
+    ("citta log", {}), ("citta export", {}),
+)  # fmt: skip
 
 
 def _component_texts(components: list[dict[str, Any]]) -> Iterator[str]:

@@ -8,9 +8,10 @@ import contextlib
 import sqlite3
 import time
 from pathlib import Path
+from typing import Any
 
 import asyncpg
-from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from fakediscord.fixtures import fake_discord
 from test_e2e_crash import _storage
 from test_e2e_support import citta_bot, posts_after, refusal
@@ -35,7 +36,9 @@ class Shifted:
         return time.time() + self.offset
 
 
-async def _open(fake: FakeDiscord, host: FakeUser, channel: object = None, **options: object) -> FakeMessage:
+async def _open(
+    fake: FakeDiscord, host: FakeUser, channel: FakeChannel | None = None, **options: Any
+) -> FakeMessage:
     lobby = await (await fake.slash(host, "citta new", channel=channel, **options)).wait_message()
     assert lobby.text.startswith("**La Città** — new game"), lobby.text
     return lobby

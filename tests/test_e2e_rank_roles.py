@@ -179,7 +179,11 @@ async def test_a_rank_role_is_refused_without_manage_roles_or_above_the_bot_and_
         assert any(e[2] == 403 and "/roles/" in e[1] for e in fake.error_responses), "Discord refused"
         fake.error_responses.clear()  # seen: the check below is for the rest
         for k in range(3):  # tried again each hour, refused each time
-            bot.service.clock = lambda k=k: ended + (RETRY + 60) * (k + 1)
+
+            def clock(k: int = k) -> float:
+                return ended + (RETRY + 60) * (k + 1)
+
+            bot.service.clock = clock
             await svc_tick.tick(bot.service)
         refusals = [e for e in fake.error_responses if e[2] == 403 and "/roles/" in e[1]]
         assert len(refusals) == 3, refusals

@@ -10,6 +10,7 @@ import asyncio
 import itertools
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakediscord import FakeChannel, FakeDiscord, FakeDiscordError, FakeMessage, FakeUser
@@ -40,14 +41,22 @@ async def _play_out(fake: FakeDiscord, bot: CittaBot, host: FakeUser, others: li
     game_id = int(join.split(":")[1])
     for user in others:
         await fake.click(lobby, join, user)
-        await fake.wait_for(lambda u=user: u.mention in lobby.text)
+
+        def joined(u: FakeUser = user) -> bool:
+            return u.mention in lobby.text
+
+        await fake.wait_for(joined)
     await (await fake.slash(host, "citta add-ai", level=level)).wait_message()
     await announcement(fake, await fake.click(lobby, begin, host))
-    options = {"deadline": 1, "policy": "computer", "level": "random", "board": "round"}
+    options: dict[str, Any] = {"deadline": 1, "policy": "computer", "level": "random", "board": "round"}
     await (await fake.slash(host, "citta settings", **options)).wait_message()
     for k in itertools.count(1):
         assert k < 400, "the game does not end"
-        svc.clock = lambda k=k: start + 2 * k * HOUR
+
+        def clock(k: int = k) -> float:
+            return start + 2 * k * HOUR
+
+        svc.clock = clock
         await svc_tick.tick(svc)
         row = await svc.storage.games.game(game_id)
         assert row is not None

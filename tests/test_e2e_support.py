@@ -17,6 +17,7 @@ import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, InteractionRecord, running
 from PIL import Image
@@ -110,7 +111,7 @@ async def announcement(
 
 
 async def private_answer(
-    fake: FakeDiscord, user: FakeUser, command: str, *, wait: float = 5.0, **options: object
+    fake: FakeDiscord, user: FakeUser, command: str, *, wait: float = 5.0, **options: Any
 ) -> FakeMessage:
     """``user``'s slash command ``command`` and its answer, which only they see (within ``wait``
     seconds when it was deferred), at most 2,000 characters as Discord allows."""
@@ -146,7 +147,7 @@ class Table:
 
     # --- the lobby --------------------------------------------------------------------------------
 
-    async def open(self, host: FakeUser, others: list[FakeUser], **options: object) -> FakeMessage:
+    async def open(self, host: FakeUser, others: list[FakeUser], **options: Any) -> FakeMessage:
         """``/citta new``, Join by ``others``, Start by the host; returns the start announcement."""
         rec = await self.fake.slash(host, "citta new", channel=self.channel, **options)
         lobby = await rec.wait_message()
@@ -156,7 +157,11 @@ class Table:
         for k, user in enumerate(others, start=2):
             click = await self.fake.click(lobby, join, user)
             assert click.response_type == 6  # acknowledged silently; the lobby message is edited
-            await self.fake.wait_for(lambda u=user: u.mention in lobby.text)
+
+            def joined(u: FakeUser = user) -> bool:
+                return u.mention in lobby.text
+
+            await self.fake.wait_for(joined)
             assert f"{k}. {user.mention}" in lobby.text
         if options.get("players") != 1 + len(others):  # else the last Join started the game
             click = await self.fake.click(lobby, start, host)

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord import FakeDiscord, FakeMessage, FakeUser, InteractionRecord
 from fakediscord.fixtures import fake_discord
 from test_e2e_support import citta_bot, posts_after
 
@@ -114,7 +114,11 @@ class Tapper:
                 continue
             ref = parse_custom_id(confirm)
             assert ref is not None and ref.move == str(target), (ref, target, panel.text)
-            await self.tap(panel, lambda c=confirm: self.fake.click(panel, c, user))
+
+            def confirmed(c: str = confirm) -> Awaitable[InteractionRecord]:
+                return self.fake.click(panel, c, user)
+
+            await self.tap(panel, confirmed)
             assert panel.text.startswith(self.played), panel.text
             self.verbs.add(target.verb)
             return
@@ -165,7 +169,11 @@ async def open_game(fake: FakeDiscord, host: FakeUser, others: list[FakeUser], c
         await (await fake.slash(host, "citta add-ai", level="basic")).wait_message()
     for user in others:
         await fake.click(lobby, join, user)
-        await fake.wait_for(lambda u=user: u.mention in lobby.text)
+
+        def joined(u: FakeUser = user) -> bool:
+            return u.mention in lobby.text
+
+        await fake.wait_for(joined)
     await fake.click(lobby, start, host)
     await fake.wait_for(lambda: not lobby.custom_ids)  # started: the lobby keeps no buttons
     return int(join.split(":")[1])

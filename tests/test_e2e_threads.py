@@ -194,7 +194,11 @@ async def test_an_idle_game_whose_channel_is_deleted_is_paused_at_once_and_moves
         await fake.delete_channel(old)  # nothing was being posted there
         assert await _paused(bot, table.game_id) == "the channel was deleted"
         for player in (alice, bob):  # told where the game went, and how it goes on
-            told = await fake.wait_for(lambda p=player: [m for m in fake.dms(p) if "is paused" in m.text])
+
+            def told_of(p: FakeUser = player) -> list[FakeMessage]:
+                return [m for m in fake.dms(p) if "is paused" in m.text]
+
+            told = await fake.wait_for(told_of)
             assert len(told) == 1 and _status(fake) in told[0].text, [m.text for m in told]
         status = await (await fake.slash(alice, "citta status", channel=new)).wait_message()
         assert f"Game {other.game_id} (" in status.text and not status.custom_ids, "this channel's own game"

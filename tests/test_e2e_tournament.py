@@ -14,6 +14,7 @@ import re
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fakediscord import FakeDiscord, FakeDiscordError, FakeMessage, FakeUser
@@ -86,8 +87,10 @@ async def test_a_nine_player_swiss_tournament_with_a_drop_out_and_a_restart_ends
             await fake.slash(players[1], "citta-organise tournament", name=NAME, format="swiss")
         fake.grant(organiser, "manage_guild")
         bot.service.clock = lambda: START
-        options = {"name": NAME, "format": "swiss", "size": 3, "rounds": 3, "signup": 1, "hours": 1,
-                   "policy": "computer", "dropout": "forfeit"}  # fmt: skip
+        options: dict[str, Any] = {
+            "name": NAME, "format": "swiss", "size": 3, "rounds": 3, "signup": 1, "hours": 1,
+            "policy": "computer", "dropout": "forfeit",
+        }  # fmt: skip
         opened = await private_answer(fake, organiser, "citta-organise tournament", **options)
         assert f"<#{channel.id}>" in opened.text, opened.text
         signup: FakeMessage = await fake.wait_for(
@@ -160,8 +163,10 @@ async def _two_rounds_of_pairs(
     """At `START`, ``organiser`` opens a Swiss tournament of two rounds at tables of two (sign-up for an
     hour, the deadline policy ``computer``) and every one of ``players`` signs up with the button."""
     bot.service.clock = lambda: START
-    options = {"name": NAME, "format": "swiss", "size": 2, "rounds": 2, "signup": 1, "hours": 1,
-               "policy": "computer", "dropout": dropout}  # fmt: skip
+    options: dict[str, Any] = {
+        "name": NAME, "format": "swiss", "size": 2, "rounds": 2, "signup": 1, "hours": 1,
+        "policy": "computer", "dropout": dropout,
+    }  # fmt: skip
     await private_answer(fake, organiser, "citta-organise tournament", **options)
     signup: FakeMessage = await fake.wait_for(
         lambda: next((m for m in posts_after(fake, 0) if m.text.startswith(f"🏆 **{NAME}**")), None)

@@ -159,7 +159,7 @@ def _judged(difference: float | None) -> Judgement:
 
 
 def test_the_decisive_moments_are_the_largest_differences_first() -> None:
-    judged = [_judged(d) for d in (0.2, 3.0, None, 7.5, 0.0, 3.0, -2.0, 0.6, 1.0)]
+    judged: list[Judgement | None] = [_judged(d) for d in (0.2, 3.0, None, 7.5, 0.0, 3.0, -2.0, 0.6, 1.0)]
     judged.insert(4, None)
     assert decisive(judged) == [3, 1, 6, 9, 8]
     assert decisive(judged, count=2) == [3, 1]

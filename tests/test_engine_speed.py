@@ -129,7 +129,7 @@ def test_the_engines_events_are_those_pydantic_validates(monkeypatch: pytest.Mon
     ) -> Event:
         e = add(self, kind, message, values, **fields)
         if values is None:
-            told_ = {"text": message}
+            told_: dict[str, Any] = {"text": message}
         else:
             told_ = {"text": told(ENGLISH, message, values), "message": message, "values": values}
         validated = Event(kind=kind, **told_, **fields)
@@ -338,7 +338,7 @@ def test_a_relocation_phases_takings_found_once_are_those_found_afresh(
     tries no order when no cities compete: in random games, every takings and every question
     answers as a fresh look at the position then."""
     seen = Counter[str]()
-    winners, choose, prefer = relocation.winners_against, flow.first_choices, flow.cities_needing_preference
+    winners, choose, prefer = relocation.winners_against, first_choices, cities_needing_preference
 
     def won(g: GameState, city: City, service: Any, known: Near | None = None) -> list[City]:
         if known is not None:
@@ -460,7 +460,8 @@ def test_a_relocation_turn_with_the_neighbours_found_once_does_what_a_fresh_look
         assert ev[first:] == by_fresh and state == fresh
         on_board = {id(c) for c in state.cities}  # what is known of a lost city is forgotten
         assert all(id(c) in on_board for cities in (known or {}).values() for c in cities)
-        assert all(id(row[0]) in on_board for row in (known.rows or ()) if known is not None)
+        if known is not None:
+            assert all(id(row[0]) in on_board for row in (known.rows or ()))
         seen["turns"] += 1
         seen["lost"] += any(e.kind == "city_lost" for e in by_fresh)
 
@@ -722,7 +723,8 @@ def every_way_to_starve(g: Game, seat: int, count: int) -> list[tuple[str, ...]]
     ways = [
         tuple(
             sorted(
-                (c.castle for c, m in zip(cities, taken, strict=True) for _ in range(m)), key=BOARD.index.get
+                (c.castle for c, m in zip(cities, taken, strict=True) for _ in range(m)),
+                key=BOARD.index.__getitem__,
             )
         )
         for taken in itertools.product(*(range(c.population + 1) for c in cities))
@@ -756,7 +758,7 @@ def every_way_to_demolish(castle: str, hexes: tuple[str, ...], k: int) -> list[t
     """Every ``k`` of ``hexes`` whose demolition keeps the others connected to the castle, each
     in board order, sorted."""
     ways = []
-    for gone in itertools.combinations(sorted(hexes, key=BOARD.index.get), k):
+    for gone in itertools.combinations(sorted(hexes, key=BOARD.index.__getitem__), k):
         kept = set(hexes) - set(gone)
         reached, todo = {castle}, [castle]
         while todo:
@@ -895,9 +897,9 @@ def test_a_year_end_written_without_assignment_is_as_assigned() -> None:
             feeding.starve(fast, seat, hexes, Events())
             taken: Counter[int] = Counter()
             for h in hexes:
-                city = city_at(plain, h)
-                assert city is not None
-                taken[city.id] += 1
+                at = city_at(plain, h)
+                assert at is not None
+                taken[at.id] += 1
             for cid, n in taken.items():
                 city = plain.city_by_id(cid)
                 city.population -= n
@@ -937,6 +939,6 @@ def test_the_fields_written_without_assignment_are_as_assigned(monkeypatch: pyte
 
     fast = trace()
     for module in (game_module, decisions, flow, turn_play, feeding, construction, relocation, politics_row):
-        assert module.put is state.put  # type: ignore[attr-defined]
+        assert module.put is state.put
         monkeypatch.setattr(module, "put", setattr)
     assert trace() == fast

@@ -320,7 +320,8 @@ async def test_content_with_the_v2_flag_is_refused(fake_discord: FakeDiscord, bo
     view = discord.ui.LayoutView()
     view.add_item(discord.ui.TextDisplay("hello"))
     with pytest.raises(discord.HTTPException) as info:
-        await bot.text_channel(fake_discord).send("hello", view=view)
+        # deliberately what discord.py's overloads forbid (content with a LayoutView), for the fake to refuse
+        await bot.text_channel(fake_discord).send("hello", view=view)  # type: ignore[call-overload]
     assert info.value.code == 50035 and "content" in info.value.text
     assert at(errors(fake_discord), "content") == ["MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2"]
     assert fake_discord.messages() == []
@@ -342,7 +343,8 @@ async def test_more_than_40_components_are_refused(fake_discord: FakeDiscord, bo
 async def test_select_with_26_options_and_bad_buttons_are_refused(
     fake_discord: FakeDiscord, bot: ComponentBot
 ) -> None:
-    components = Announcement(bot).to_components()  # as discord.py sends it
+    # as discord.py sends it (discord.py leaves LayoutView.to_components unannotated)
+    components = Announcement(bot).to_components()  # type: ignore[no-untyped-call]
     container = components[0]["components"]
     select = container[4]["components"][0]
     select["options"] = [{"label": f"o{i}", "value": f"o{i}"} for i in range(26)]
@@ -381,7 +383,7 @@ async def test_duplicate_custom_ids_and_ids_are_refused_at_any_depth(
     fake_discord: FakeDiscord, bot: ComponentBot
 ) -> None:
     view = discord.ui.LayoutView()
-    nested = discord.ui.Section(
+    nested: discord.ui.Section[discord.ui.LayoutView] = discord.ui.Section(
         "top", accessory=discord.ui.Button(label="A", custom_id="dup", id=7)
     )  # in a section's accessory
     view.add_item(discord.ui.Container(nested))
@@ -403,7 +405,10 @@ async def test_ids_given_are_kept_and_the_others_numbered_around_them(
     sent = await bot.text_channel(fake_discord).send(view=view)
     [msg] = fake_discord.messages()
     assert [c["id"] for c in msg.all_components()] == [1, 2, 3, 1000]
-    assert [c.id for c in sent.components] == [1, 1000] and msg.text == "a\nb\nc"
+    container, text = sent.components
+    assert isinstance(container, discord.components.Container), container
+    assert isinstance(text, discord.components.TextDisplay), text
+    assert [container.id, text.id] == [1, 1000] and msg.text == "a\nb\nc"
 
 
 # --- attachment descriptions -------------------------------------------------------------------------------

@@ -56,7 +56,7 @@ def test_every_message_is_translated_with_the_same_placeholders(code: str) -> No
             continue
         ids = (msg.id,) if isinstance(msg.id, str) else msg.id
         strings = (msg.string,) if isinstance(msg.string, str) else msg.string
-        assert "fuzzy" not in msg.flags and all(strings), (code, msg.id)
+        assert strings is not None and "fuzzy" not in msg.flags and all(strings), (code, msg.id)
         expected = set().union(*map(_fields, ids)) - {"count"}
         for text in strings:
             assert _fields(text) - {"count"} == expected, (code, msg.id, text)

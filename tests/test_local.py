@@ -30,7 +30,8 @@ class Terminal(io.StringIO):
 
 
 class CtrlC(io.StringIO):
-    def readline(self, size: int | None = -1) -> str:
+    # (typeshed gives StringIO the readline of _IOBase too, which returns bytes)
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         raise KeyboardInterrupt
 
 
@@ -415,7 +416,8 @@ class Autoplayer(io.StringIO):
         self.local: LocalGame | None = None
         self.notation: set[str] = set()
 
-    def readline(self, size: int | None = -1) -> str:
+    # (typeshed gives StringIO the readline of _IOBase too, which returns bytes)
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
         assert self.local is not None
         game = self.local.game
         self.notation.update(str(m) for m in game.legal_moves(0))

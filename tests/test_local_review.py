@@ -183,7 +183,8 @@ def test_a_running_games_review_shows_the_players_seat_and_the_game_goes_on_unch
             self.before: tuple[Any, bytes] | None = None
             self.at_q: tuple[Any, bytes] | None = None
 
-        def readline(self, size: int | None = -1) -> str:
+        # (typeshed gives StringIO the readline of _IOBase too, which returns bytes)
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
             g = local.game
             polled = any(seat != 0 and move.startswith("poll") for seat, move in g.record().moves)
             if self.script is None and not polled:
@@ -257,7 +258,8 @@ def test_the_game_offers_its_review_at_the_end_and_help_lists_it(tmp_path: Path,
             super().__init__()
             self.after = ["review", "p", "q"]
 
-        def readline(self, size: int | None = -1) -> str:
+        # (typeshed gives StringIO the readline of _IOBase too, which returns bytes)
+        def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
             g = local.game
             if not g.is_over:
                 return str(choose(g, 0, "random", seed=len(g.record().moves))) + "\n"

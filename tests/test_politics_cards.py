@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from scenario import Scenario
 
@@ -10,8 +12,8 @@ from engine.components import POLITICS_COPIES, politics_deck
 
 
 def city_game(
-    *cards: str, gold: int = 10, population: int = 6, buildings: list[tuple[str, str]] = ()
-) -> Game:  # type: ignore[assignment]
+    *cards: str, gold: int = 10, population: int = 6, buildings: Sequence[tuple[str, str]] = ()
+) -> Game:
     """Seat 0 on turn with a city at K9 (lake on one side), these cards in the row."""
     sc = Scenario().hex_terrain("K9", ("lake", 0), ("farmland", 2))
     sc.city(0, "K9", population, list(buildings))
@@ -104,7 +106,9 @@ def test_played_cards_go_to_the_discard_at_the_end_of_the_year() -> None:
     g.play(0, "palace L9")
     while g.state.year == 1:
         seat = g.pending_seats()[0]
-        g.play(seat, g.default_move(seat))
+        move = g.default_move(seat)
+        assert move is not None
+        g.play(seat, move)
     assert "palace" in g.state.politics_discard
     assert g.state.politics_used == []
 
@@ -234,7 +238,9 @@ def test_a_polled_card_stays_known_for_the_rest_of_the_year() -> None:
     assert g.view(0).peek == seen
     while g.state.year == 1:
         seat = g.pending_seats()[0]
-        g.play(seat, g.default_move(seat))
+        move = g.default_move(seat)
+        assert move is not None
+        g.play(seat, move)
     assert g.view(0).peek == [None, None, None, None]
 
 

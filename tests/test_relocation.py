@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from scenario import Scenario
 
@@ -9,7 +11,9 @@ from engine import Game, IllegalMove
 from engine.components import Service
 
 
-def year_end(voice: list[Service], a: dict, b: dict, *, a_seat: int = 0, b_seat: int = 1) -> Game:
+def year_end(
+    voice: list[Service], a: dict[str, Any], b: dict[str, Any], *, a_seat: int = 0, b_seat: int = 1
+) -> Game:
     """Two cities, plenty of food, the given voice; the year's last turn is seat 1's."""
     sc = Scenario()
     for h in ("J9", "N9", "B9", "P9", "E13"):

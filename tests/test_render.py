@@ -62,7 +62,7 @@ def _with_other_secrets(game: Game) -> tuple[View, View]:
     hidden = list(other.voice[1:])
     shuffled = hidden[1:] + hidden[:1]
     if shuffled == hidden:  # all three alike: any other face-down cards will do
-        shuffled = ["health" if s != "health" else "culture" for s in hidden]  # type: ignore[misc]
+        shuffled = ["health" if s != "health" else "culture" for s in hidden]
     other.voice[1:] = shuffled
     other.politics_pile.reverse()
     other.players[0].peek = [None, shuffled[0], shuffled[1], None]
@@ -122,12 +122,12 @@ def test_score_breakdown_adds_up_to_the_engine_scores() -> None:
     for seed in range(3):
         game, _ = finished_game(players=5, seed=seed)
         view = game.view(None)
+        scores = view.scores
+        assert scores is not None
         rows = score_rows(view)
-        assert [r[0] for r in rows] == sorted(
-            range(5), key=lambda s: (-view.scores[s], -view.players[s].gold, s)
-        )  # type: ignore[index]
+        assert [r[0] for r in rows] == sorted(range(5), key=lambda s: (-scores[s], -view.players[s].gold, s))
         for seat, citizens, bonus, hunger, total, _gold in rows:
-            assert citizens + bonus - hunger == total == view.scores[seat]  # type: ignore[index]
+            assert citizens + bonus - hunger == total == scores[seat]
 
 
 def test_pending_decision_outside_politics_renders() -> None:

@@ -68,8 +68,8 @@ def test_overview_and_sheet_texts_give_each_players_name_gold_and_food(samples: 
 def test_long_names_and_a_long_last_move_still_fit_and_keep_every_player() -> None:
     game, _ = late_game(players=5, seed=11)
     state = game.state.model_copy(deep=True)
-    for p, n in zip(state.players, LONG_NAMES, strict=True):
-        p.name = n
+    for player, n in zip(state.players, LONG_NAMES, strict=True):
+        player.name = n
     view = project(state, None)
     for text in [alt.alt_overview(view, "a very long move description " * 20), alt.alt_sheet(view)]:
         assert len(text) <= alt.MAX_ALT
@@ -102,9 +102,9 @@ def test_a_closeup_names_each_city_in_its_frame_with_owner_limit_and_buildings(
 def _hidden_differs(game: Game) -> tuple[Game, Game]:
     """The game and a copy whose face-down voice cards and seat 0's peeks are different."""
     other = game.state.model_copy(deep=True)
-    other.voice[1:] = ["health" if s != "health" else "culture" for s in other.voice[1:]]  # type: ignore[misc]
+    other.voice[1:] = ["health" if s != "health" else "culture" for s in other.voice[1:]]
     other.players[0].peek = [None, other.voice[1], other.voice[2], None]
-    copy = Game.restore(other, game.record())
+    copy = Game.restore(other.model_dump(), game.record())
     return game, copy
 
 
@@ -127,8 +127,8 @@ def test_no_text_tells_a_face_down_voice_card_whoever_views() -> None:
 def test_describe_position_comes_in_messages_within_discords_limit_and_misses_no_city(lang: str) -> None:
     game, _ = late_game(players=5, seed=11)
     state = game.state.model_copy(deep=True)
-    for p, n in zip(state.players, LONG_NAMES, strict=True):
-        p.name = n
+    for player, n in zip(state.players, LONG_NAMES, strict=True):
+        player.name = n
     view = project(state, None)
     parts = alt.describe_position(view, lang=lang)
     assert all(0 < len(part) <= alt.MAX_MESSAGE for part in parts)

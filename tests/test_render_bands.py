@@ -105,6 +105,10 @@ def test_the_kept_bands_stay_within_their_bound_the_oldest_going_first(
     rng = random.Random(5)
     for k in range(40):
         noise = Image.frombytes("RGB", (40, 10), rng.randbytes(1200))
-        bands.png(40, [(k, lambda img=noise: img)])
+
+        def draw(img: Image.Image = noise) -> Image.Image:
+            return img
+
+        bands.png(40, [(k, draw)])
         assert bands._kept_bytes == sum(len(s.data) for s in bands._kept.values()) <= 3000
     assert 0 < len(bands._kept) < 40 and list(bands._kept)[-1] == ("en", 40, 39)

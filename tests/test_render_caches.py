@@ -10,14 +10,15 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from lru import lru
 
 import render
 from engine import Game
 from engine.views import View
 from render import render_board, warm
-from render.compose import compose, layout_key
+from render.compose import compose
 from render.geometry import geometry
-from render.landscape import path_hex
+from render.landscape import layout_key, path_hex
 from render.png_palette import palette_image
 from render.samples import NAMES, new_game
 from render.terrain import Layout, area_tile, sample_layouts
@@ -81,22 +82,23 @@ def with_layout(view: View, layout: Layout) -> View:
 
 def test_drawing_more_than_the_caches_hold_keeps_every_cache_within_its_bound() -> None:
     before = containers()
-    tiles = area_tile.cache_info()
+    tiles = lru(area_tile).cache_info()
+    assert tiles.maxsize is not None
     view = experienced(1).view(None)
     for width in (600, 700, 800):  # every tile in every slot at three widths: more than is kept
         for layout in sample_layouts():
             compose(with_layout(view, layout), width=width)
-    assert area_tile.cache_info().misses - tiles.misses > tiles.maxsize
+    assert lru(area_tile).cache_info().misses - tiles.misses > tiles.maxsize
     for name, c in caches().items():
         info = c.cache_info()
         assert info.currsize <= info.maxsize, name
-    assert area_tile.cache_info().currsize == area_tile.cache_info().maxsize
+    assert lru(area_tile).cache_info().currsize == lru(area_tile).cache_info().maxsize
     assert containers() == before
 
 
 def test_a_layout_not_seen_before_is_drawn_from_parts_already_made() -> None:
     warm()
-    made = {"tiles": area_tile, "hexes": path_hex, "palette": palette_image}
+    made = {"tiles": lru(area_tile), "hexes": lru(path_hex), "palette": lru(palette_image)}
     before = {k: c.cache_info().misses for k, c in made.items()}
     layouts = set()
     for seed in range(500, 508):

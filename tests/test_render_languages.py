@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from lru import lru
 from PIL import Image
 from untranslated import untranslated
 
@@ -64,7 +65,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         real(target, xy, s, *args, **kw)
 
     monkeypatch.setattr(fonts, "text", spy)
-    for cached in (captions._caption, cards._card_sprite, cards._card_tile):
+    for cached in (lru(captions._caption), cards._card_sprite, cards._card_tile):
         cached.cache_clear()
     bands.forget()  # a table's bands written by an earlier test would be taken, not drawn
     yield seen

@@ -10,12 +10,12 @@ from PIL import Image, ImageDraw
 
 from engine import Game
 from engine.board import BOARD
+from engine.state import SetupKind
 from render import draw_ahead, encode, fonts, palette, render_post, sprites, supersample
 from render.closeup import window_of
-from render.compose import layout_key
 from render.fonts import clean, has
 from render.geometry import geometry
-from render.landscape import _block, draw_landscape, draw_part, draw_window
+from render.landscape import _block, draw_landscape, draw_part, draw_window, layout_key
 from render.naming import decision_text, tags
 
 
@@ -87,7 +87,8 @@ def test_the_landscape_is_drawn_on_the_board_only() -> None:
 def test_a_close_up_pasted_from_landscape_blocks_is_the_one_drawn_at_once() -> None:
     """`draw_window` pastes cached blocks; each pixel is the one `draw_part` draws for the whole
     window (both setups, windows anywhere on the board, the board's edges included)."""
-    for seed, setup in ((3, "beginner"), (4, "experienced")):
+    setups: tuple[tuple[int, SetupKind], ...] = ((3, "beginner"), (4, "experienced"))
+    for seed, setup in setups:
         view = Game.new(["Ann", "Bob", "Cid"], seed=seed, setup=setup).view(None)
         playable = {i: zone <= view.max_zone for i, zone in enumerate(BOARD.zone_idx)}
         for centre in ((0.0, 0.0), (-13.5, 11.0), (9.25, -4.5), (14.0, 12.0)):

@@ -9,7 +9,7 @@ import random
 import re
 from pathlib import Path
 
-from PIL import Image
+from PIL import GifImagePlugin, Image
 
 from engine import Game, Record, View
 from render import render_board
@@ -54,6 +54,7 @@ def test_the_animation_has_a_frame_per_round_and_year_end_from_spectator_views_o
     assert count == rounds + years == len(drawn)
     assert len(data) < MAX_BYTES < 8 * 1024 * 1024
     gif = Image.open(io.BytesIO(data))
+    assert isinstance(gif, GifImagePlugin.GifImageFile)
     assert gif.format == "GIF" and gif.n_frames == count and gif.width == 700
     for k in range(gif.n_frames):
         gif.seek(k)
@@ -81,6 +82,7 @@ def test_positions_of_an_old_record_end_where_its_replay_does() -> None:
 
 def _gif_frames(data: bytes) -> list[Image.Image]:
     gif = Image.open(io.BytesIO(data))
+    assert isinstance(gif, GifImagePlugin.GifImageFile)
     out = []
     for k in range(gif.n_frames):
         gif.seek(k)

@@ -12,7 +12,8 @@ from render.geometry import geometry
 from render.lines import Line
 from render.naming import decision_text
 from render.samples import Sample, gallery, late_game
-from render.sheet import Scale, draw_sheet, header_lines, player_lines
+from render.sheet import draw_sheet, header_lines, player_lines
+from render.sheet_layout import Scale
 from render.table import _waiting_line, city_labels, poster_cities
 
 
@@ -132,7 +133,7 @@ def test_the_spectator_sheet_is_the_same_whatever_the_hidden_cards() -> None:
     state = game.state
     assert not state.voice_revealed
     other = state.model_copy(deep=True)
-    other.voice[1:] = ["health" if s != "health" else "culture" for s in other.voice[1:]]  # type: ignore[misc]
+    other.voice[1:] = ["health" if s != "health" else "culture" for s in other.voice[1:]]
     other.players[0].peek = [None, other.voice[1], other.voice[2], None]
     assert draw_sheet(project(state, None)).tobytes() == draw_sheet(project(other, None)).tobytes()
     assert draw_sheet(project(state, 0)).tobytes() != draw_sheet(project(other, 0)).tobytes()

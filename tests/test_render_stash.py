@@ -15,7 +15,10 @@ import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
+import PIL
 import pytest
+from isal import isal_zlib
+from lru import lru
 from PIL import Image
 
 from render import stash, stash_file, warmup
@@ -39,11 +42,11 @@ def square(
 
 @pytest.fixture(autouse=True)
 def fresh() -> Iterator[None]:
-    square.cache_clear()
+    lru(square).cache_clear()
     drawn.clear()
     stash.forget()
     yield
-    square.cache_clear()
+    lru(square).cache_clear()
     stash.forget()
 
 
@@ -55,14 +58,14 @@ def keep(folder: Path, *sides: int) -> Path:
     square(7, (1, 2, 3))
     path = stash.save(folder)
     assert path is not None
-    square.cache_clear()
+    lru(square).cache_clear()
     drawn.clear()
     return path
 
 
 def test_what_is_kept_is_read_back_pixel_for_pixel_instead_of_drawn(tmp_path: Path) -> None:
     expected = [square(5), square(300), square(7, (1, 2, 3))]
-    square.cache_clear()
+    lru(square).cache_clear()
     keep(tmp_path, 5, 300)
     assert stash.load(tmp_path)
     read = [square(5), square(300), square(7, (1, 2, 3))]
@@ -140,7 +143,12 @@ def test_only_the_index_is_read_at_start_and_each_picture_when_first_asked_for(
     keep(tmp_path, 5, 40)
     read: list[int] = []
     image = stash_file.Reader.image
-    monkeypatch.setattr(stash_file.Reader, "image", lambda self, n: read.append(n) or image(self, n))
+
+    def counted(self: stash_file.Reader, n: int) -> Image.Image:
+        read.append(n)
+        return image(self, n)
+
+    monkeypatch.setattr(stash_file.Reader, "image", counted)
     assert stash.load(tmp_path)
     assert read == []
     square(40), square(40), square(5)
@@ -165,19 +173,19 @@ def test_a_file_that_is_not_read_is_written_anew_by_the_warm_up(
     path = keep(tmp_path, 5)
     corrupt_header(path)
     monkeypatch.setattr(warmup, "warm_phone", lambda width: square(9))
-    palette_image.cache_clear()
+    lru(palette_image).cache_clear()
     try:
         assert not warmup.warm_start(tmp_path), "drawn, not read"
         stash.forget()
-        square.cache_clear()
-        palette_image.cache_clear()
+        lru(square).cache_clear()
+        lru(palette_image).cache_clear()
         drawn.clear()
         assert warmup.warm_start(tmp_path), "the file written anew is read"
         palette_image()
         square(9)
         assert drawn == []
     finally:
-        palette_image.cache_clear()
+        lru(palette_image).cache_clear()
 
 
 def test_older_versions_files_and_dead_writers_temporary_files_are_removed(tmp_path: Path) -> None:
@@ -195,8 +203,8 @@ def test_older_versions_files_and_dead_writers_temporary_files_are_removed(tmp_p
 
 
 def test_the_file_stays_within_its_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    one = len(stash_file.isal_zlib.compress(square(300)[0][0].tobytes(), stash_file.LEVEL))
-    square.cache_clear()
+    one = len(isal_zlib.compress(square(300)[0][0].tobytes(), stash_file.LEVEL))
+    lru(square).cache_clear()
     monkeypatch.setattr(stash_file, "MAX_BYTES", one + one // 2)
     keep(tmp_path, 300, 301)
     assert stash.load(tmp_path)
@@ -252,7 +260,7 @@ def test_the_key_changes_with_the_renderers_sources_its_typeface_and_pillow(
     for package in stash.SOURCES:
         shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(stash, "ROOT", tmp_path)
-    hashed = stash.key.__wrapped__  # type: ignore[attr-defined]
+    hashed = stash.key.__wrapped__
     keys = [hashed()]
     face = tmp_path / "render" / "typeface" / "Aileron-Regular.ttf"
     face.write_bytes(face.read_bytes() + b"\0")
@@ -260,7 +268,7 @@ def test_the_key_changes_with_the_renderers_sources_its_typeface_and_pillow(
     source = tmp_path / "render" / "terrain.py"
     source.write_text(source.read_text() + "\n# a change\n")
     keys.append(hashed())
-    monkeypatch.setattr(stash.PIL, "__version__", "0.0")
+    monkeypatch.setattr(PIL, "__version__", "0.0")  # (the PIL that `stash` names)
     keys.append(hashed())
     assert len(set(keys)) == 4
 

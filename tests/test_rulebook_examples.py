@@ -33,7 +33,9 @@ def test_example_development_of_a_city() -> None:
     g.play(0, "bath L10")
     city = g.view(0).players[0].cities[0]
     assert (city.limit, city.health, g.view(0).players[0].gold) == (None, 2, 0)
-    events = g.play(1, g.default_move(1))
+    move = g.default_move(1)
+    assert move is not None
+    events = g.play(1, move)
     auto_pass = [e for e in events if e.kind == "pass" and e.seat == 0]
     assert auto_pass and "only possible move" in auto_pass[0].text
 
@@ -41,7 +43,9 @@ def test_example_development_of_a_city() -> None:
     # 1 gold coin for your quarry and in phase 4, you add one citizen figure to your castle."
     while g.state.year == 1:
         seat = g.pending_seats()[0]
-        g.play(seat, g.default_move(seat))
+        move = g.default_move(seat)
+        assert move is not None
+        g.play(seat, move)
     me = g.view(0).players[0]
     assert me.gold == 1
     assert me.cities[0].population == 6

@@ -218,14 +218,17 @@ def test_each_player_plays_one_card_a_round_for_five_rounds() -> None:
     while g.state.phase == "politics" and g.state.year == 1:
         seat = g.pending_seats()[0]
         order.append(seat)
-        g.play(seat, g.default_move(seat))
+        move = g.default_move(seat)
+        assert move is not None
+        g.play(seat, move)
     assert order == [0, 1, 2] * 5
 
 
 def test_start_player_moves_clockwise_each_year() -> None:
     sc = Scenario(players=3)
     for seat, h in enumerate(("B9", "J9", "P9")):
-        sc.city(seat, rich(sc, h) and h, 3)
+        rich(sc, h)
+        sc.city(seat, h, 3)
     g = sc.turn(2, last=True).game()
     assert g.state.start_player == 0
     g.play(2, "gold")
@@ -242,7 +245,8 @@ def test_the_voice_shows_one_card_face_up_and_three_face_down() -> None:
 def test_hunger_sends_citizens_away_and_costs_the_first_turn_next_year() -> None:
     sc = Scenario().hex_terrain("K9", ("farmland", 1), ("farmland", 2))
     sc.city(0, "K9", 5)
-    sc.city(1, rich(sc, "D9") and "D9", 3)
+    rich(sc, "D9")
+    sc.city(1, "D9", 3)
     g = sc.turn(1, last=True).game()
     events = g.play(1, "gold")
     assert g.view(0).players[0].cities[0].population == 3 + 1  # starved to 3, then grew
@@ -256,7 +260,8 @@ def test_hunger_sends_citizens_away_and_costs_the_first_turn_next_year() -> None
 def test_hunger_in_year_6_costs_5_victory_points() -> None:
     sc = Scenario().hex_terrain("K9", ("farmland", 1), ("farmland", 2))
     sc.city(0, "K9", 5)
-    sc.city(1, rich(sc, "D9") and "D9", 3)
+    rich(sc, "D9")
+    sc.city(1, "D9", 3)
     g = sc.turn(1, last=True, year=6).game()
     g.play(1, "gold")
     assert g.is_over

@@ -38,9 +38,9 @@ def twin(game: Game, seat: int, rng: random.Random) -> Game:
                 p.peek = [None, *(c if rng.random() < 0.5 else None for c in s.voice[1:])]
     else:
         rng.shuffle(s.voice_pile)
-    pool = s.politics_pile + s.politics_discard
-    rng.shuffle(pool)
-    s.politics_pile, s.politics_discard = pool[: len(s.politics_pile)], pool[len(s.politics_pile) :]
+    politics = s.politics_pile + s.politics_discard
+    rng.shuffle(politics)
+    s.politics_pile, s.politics_discard = politics[: len(s.politics_pile)], politics[len(s.politics_pile) :]
     s.rng = rng.getrandbits(64)
     s.seed = rng.getrandbits(63)
     record = game.record().model_copy(update={"seed": s.seed})
