@@ -235,15 +235,7 @@ class Driver:
             if outcome.announcement is None and outcome.reply.buttons:  # a warning: play it anyway
                 ref = parse_custom_id(outcome.reply.buttons[0].custom_id)
                 assert ref is not None and ref.move is not None
-                outcome = await svc_moves.play(
-                    self.svc,
-                    user.id,
-                    ref.move,
-                    game_id=ref.game,
-                    based_on=ref.version,
-                    seat=ref.seat,
-                    confirmed=True,
-                )
+                outcome = await svc_moves.play_pressed(self.svc, user.id, ref)
             await self.announce(outcome)
         finally:
             self.meter.move.reset(token)

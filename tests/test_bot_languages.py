@@ -268,9 +268,7 @@ async def test_a_whole_game_in_the_pseudo_language_leaves_nothing_untranslated(s
             reader.outcome("warning", outcome)
             ref = parse_custom_id(outcome.reply.buttons[0].custom_id)
             assert ref is not None and ref.move is not None
-            outcome = await svc_moves.play(
-                svc, user.id, ref.move, game_id=ref.game, based_on=ref.version, seat=ref.seat, confirmed=True
-            )
+            outcome = await svc_moves.play_pressed(svc, user.id, ref)
         reader.outcome("move", outcome)
         moves += 1
     await _questions(svc, reader, PLAYERS[0].id)

@@ -61,6 +61,7 @@ async def test_the_outbox_gives_each_channel_its_posts_in_id_order(store: Storag
     await store.outbox.failed(1, "400 malformed")
     assert (await store.outbox.head(CHANNEL)).id == b  # type: ignore[union-attr]
     assert await store.outbox.hold_channel(CHANNEL, "channel deleted", 20) == [game]
+    assert await store.outbox.hold_channel(CHANNEL, "channel deleted", 21) == [], "paused already: not again"
     assert await store.outbox.head(CHANNEL) is None
     assert (await store.outbox.get(b)).state == "held"  # type: ignore[union-attr]
     assert (await store.games.game(game)).paused == "channel deleted"  # type: ignore[union-attr]

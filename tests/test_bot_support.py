@@ -208,15 +208,7 @@ async def play_one(svc: Context, rnd: random.Random, log: Transcript, channel: i
         confirm = parse_custom_id(outcome.reply.buttons[0].custom_id)
         assert confirm is not None and confirm.move is not None
         log.private.append(outcome.reply.text)
-        outcome = await svc_moves.play(
-            svc,
-            user.id,
-            confirm.move,
-            game_id=confirm.game,
-            based_on=confirm.version,
-            seat=confirm.seat,
-            confirmed=True,
-        )
+        outcome = await svc_moves.play_pressed(svc, user.id, confirm)
         log.confirmations += 1
     log.add(outcome)
     return True

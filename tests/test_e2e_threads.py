@@ -180,6 +180,39 @@ async def test_a_game_whose_thread_was_deleted_goes_on_in_another_channel_with_i
     fake.check()
 
 
+async def test_a_deletion_seen_first_by_a_posts_404_pauses_the_game_and_tells_its_players_once(
+    fake_discord: FakeDiscord, database: Path | str
+) -> None:
+    """The post's 404 comes before the gateway's THREAD_DELETE (a busy bot; or one that was down when
+    the thread was deleted): the post pauses the game and its players are told by DM; the event, when
+    it comes, tells them nothing twice."""
+    fake = fake_discord
+    thread = await fake.add_thread("la-citta-game")
+    alice, bob = fake.user("alice"), fake.user("bob")
+    async with citta_bot(fake, database, seed=SEED) as bot:
+        table = Table(fake, bot, exact_boards=False, channel=thread)
+        await table.open(alice, [bob])
+        held = fake.hold("POST", rf"/channels/{thread.id}/messages")
+        user = table.pending()[0]
+        move = random.Random(3).choice(await table.choices(user))
+        rec = await fake.slash(user, "citta play", move=move, channel=thread)
+        await held.wait_arrived()
+        fake.store.remove_channel(thread)  # deleted; the bot is not told yet
+        held.release()
+        await answer(fake, rec)
+        assert await _paused(bot, table.game_id) == "the channel was deleted"
+        fake.allow(rec)  # its follow-up says the game is paused
+
+        def paused_dms() -> list[FakeMessage]:
+            return [m for p in (alice, bob) for m in fake.dms(p) if "is paused" in m.text]
+
+        await fake.wait_for(lambda: len(paused_dms()) == 2)
+        await fake.gateway.channel_event("THREAD_DELETE", thread)  # the event, late
+        await asyncio.sleep(0.5)
+        assert len(paused_dms()) == 2, "each told once"
+    fake.check()
+
+
 async def test_an_idle_game_whose_channel_is_deleted_is_paused_at_once_and_moves_with_its_board(
     fake_discord: FakeDiscord, database: Path | str
 ) -> None:

@@ -27,6 +27,7 @@ from bot.client import components
 from bot.client.layout import edit_kwargs, message_kwargs, posted_text, text_of
 from bot.client.mentions import COMMANDS, unlink
 from bot.results import DirectMessage, Message
+from bot.service import resume
 from bot.service.posting import SEND_OR_ATTACH, Blocked, Fault, Gone, Refused
 from i18n import N_
 
@@ -46,7 +47,7 @@ NEEDED = {
 }
 """Discord's permissions by their English names (stored and logged so; `bot.service.delivery.blocked_text`
 says them in the reader's language, as their Discord shows them)."""
-GONE = {10003: N_("the channel was deleted"), 50083: N_("the thread is archived and locked")}
+GONE = {10003: resume.GONE, 50083: N_("the thread is archived and locked")}
 """Why a channel is gone for good, in English (stored; translated where a player reads it)."""
 
 

@@ -48,6 +48,7 @@ import i18n
 from bot.errors import StorageUnavailable
 from bot.metrics import Metrics
 from bot.results import DirectMessage, Message, Outcome
+from bot.service import resume
 from bot.service.context import Context
 from bot.service.drawings import Drawings
 from bot.service.posting import Blocked, Delivery, Fault, Gone, Refused, Sender
@@ -281,6 +282,9 @@ class Deliverer:
             self._count("held")
             games = await self.storage.outbox.hold_channel(row.channel, str(e), self.now())
             log.warning("Channel %s is gone (%s): game(s) %s paused", row.channel, e, games)
+            if str(e) == resume.GONE:  # deleted, and its event not seen yet: the players are told here
+                for game_id in games:
+                    await resume.tell_paused(self.storage, game_id, self.now())
             await self._settle(row.id, Delivery("held", error=str(e)))
             return "wait"
         except Exception as e:  # a network fault or a Discord outage: later, with backoff

@@ -47,12 +47,17 @@ async def play(
                            confirmed, None if table is None else table[1])  # fmt: skip
 
 
-async def play_pressed(ctx: Context, user_id: int, ref: ButtonRef, admitted: Admitted) -> Outcome:
+async def play_pressed(
+    ctx: Context, user_id: int, ref: ButtonRef, admitted: Admitted | None = None
+) -> Outcome:
     """Play the move of a pressed button (a move's, the panel's Confirm), the game and its seats as the
-    door read them."""
-    assert admitted.row is not None
+    door read them (``admitted``; None: read here)."""
+    table = None
+    if admitted is not None:
+        assert admitted.row is not None
+        table = (admitted.row, admitted.seats)
     return await play(ctx, user_id, ref.move or "", game_id=ref.game, based_on=ref.version, seat=ref.seat,
-                      confirmed=True, table=(admitted.row, admitted.seats))  # fmt: skip
+                      confirmed=True, table=table)  # fmt: skip
 
 
 async def _play(

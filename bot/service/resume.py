@@ -29,7 +29,7 @@ from bot.service.context import Context
 from bot.service.lobby import lobby_text
 from bot.service.lookup import told
 from bot.service.positions import restore
-from bot.storage.protocol import OPEN
+from bot.storage.protocol import OPEN, StorageProtocol
 from bot.storage.rows import GameRow, SeatRow
 from i18n import N_, _
 
@@ -40,31 +40,39 @@ Movable = tuple[GameRow, list[SeatRow]]
 MAX_OFFERED = 5
 """The paused games offered at most (a button each: one row of a message)."""
 GONE = N_("the channel was deleted")
-"""Why a game whose channel the bot saw deleted is paused (as the delivery says it, 10003)."""
+"""Why a game whose channel was deleted is paused: the gateway's event, or a post's 404 10003
+(`bot.client.sender.GONE`)."""
 
 
 async def channel_gone(ctx: Context, channel: int) -> list[int]:
-    """``channel`` was deleted: its open games are paused and its posts held (their ids).
-    The players of a game it pauses are told by DM, each in their language, how it goes on."""
-    now = ctx.now()
-    was = await ctx.storage.games.open_game(channel)
-    paused = await ctx.storage.outbox.hold_channel(channel, GONE, now)
-    if was is None or was.paused is not None:
-        return paused
-    log.info("channel %s was deleted: game %s paused", channel, was.id)
-    seats = await ctx.storage.games.seats(was.id)
+    """``channel`` was deleted (the gateway said so): its open games are paused and its posts held;
+    the games this paused, their players told (`tell_paused`)."""
+    paused = await ctx.storage.outbox.hold_channel(channel, GONE, ctx.now())
+    for game_id in paused:
+        log.info("channel %s was deleted: game %s paused", channel, game_id)
+        await tell_paused(ctx.storage, game_id, ctx.now())
+    return paused
+
+
+async def tell_paused(storage: StorageProtocol, game_id: int, now: int) -> None:
+    """The players of ``game_id``, paused because its channel was deleted, told by DM, each in their
+    language, how it goes on. Called by whichever saw the deletion first and paused the game —
+    the gateway's event (`channel_gone`) or a post's 404 (`bot.service.delivery`) —, so once."""
+    row = await storage.games.game(game_id)
+    if row is None:
+        return
+    seats = await storage.games.seats(game_id)
     people = [s for s in seats if s.user_id > 0 and not s.resigned]
-    prefs = await ctx.storage.players.prefs([s.user_id for s in people])
+    prefs = await storage.players.prefs([s.user_id for s in people])
     dms = []
     for seat in people:
-        with i18n.speaking(prefs[seat.user_id].language or was.settings.language):
+        with i18n.speaking(prefs[seat.user_id].language or row.settings.language):
             text = _("⏸ Game {game} ({players}) is paused: its channel was deleted. In a channel of the "
-                     "server without a game, `/citta status` offers to go on with it there.", game=was.id,
+                     "server without a game, `/citta status` offers to go on with it there.", game=row.id,
                      players=", ".join(s.name for s in seats))  # fmt: skip
         dms.append(DirectMessage(seat.user_id, text))
     if dms:  # DMs only: nothing can be said in the channel
-        await ctx.storage.outbox.enqueue(was.id, [Post(channel, None, tuple(dms))], now)
-    return paused
+        await storage.outbox.enqueue(game_id, [Post(row.channel, None, tuple(dms))], now)
 
 
 async def resume_channel(ctx: Context, channel: int) -> list[Outcome]:

@@ -72,7 +72,9 @@ class OutboxProtocol(Protocol):
         (channel, message id), for the games whose last sent post is still kept (`prune`)."""
 
     async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
-        """The channel is gone: its pending posts are held and its open games paused (their ids)."""
+        """The channel is gone: its pending posts are held and its open games paused for ``reason``;
+        the ids of those this call paused (not those paused already: of two calls at once, for the
+        gateway's event and a post's 404, one alone tells the players)."""
 
     async def release_channel(self, channel: int, now: int) -> list[int]:
         """The channel can be posted in again (a locked thread unlocked): its held posts are due

@@ -74,6 +74,10 @@ async def store_posts(
     return ids
 
 
+OPEN_GAMES = "channel = $1 AND status IN ('lobby', 'active')"
+"""A channel's lobby or running game (its first parameter: the channel)."""
+
+
 class Outbox(Part):
     """Queries of the outbox (see `bot.storage.protocol.OutboxProtocol`)."""
 
@@ -174,15 +178,16 @@ class Outbox(Part):
         return {r["game"]: (r["channel"], r["message_id"]) for r in rows}
 
     async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
-        """The channel is gone: its pending posts are held and its running games paused (their ids)."""
+        """The channel is gone: its pending posts are held and its open games paused (the ids of
+        those not paused before, read under the rows' lock: a call at the same time waits, then
+        sees them paused)."""
         async with self.db.transaction() as conn:
             await conn.execute(queries.HOLD, reason, channel)
-            rows = await conn.fetch(
-                "UPDATE games SET paused = $1, updated_at = $2 "
-                "WHERE channel = $3 AND status IN ('lobby', 'active') RETURNING id",
-                reason, now, channel,
-            )  # fmt: skip
-        return sorted(r["id"] for r in rows)
+            was = await conn.fetch(f"SELECT id, paused FROM games WHERE {OPEN_GAMES} FOR UPDATE", channel)
+            await conn.execute(
+                f"UPDATE games SET paused = $2, updated_at = $3 WHERE {OPEN_GAMES}", channel, reason, now
+            )
+        return sorted(r["id"] for r in was if r["paused"] is None)
 
     async def release_channel(self, channel: int, now: int) -> list[int]:
         """The channel can be posted in again: its held posts are due at once and its paused

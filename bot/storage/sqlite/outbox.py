@@ -161,10 +161,13 @@ class Outbox(Part):
         return {r["game"]: (r["channel"], r["message_id"]) for r in rows}
 
     async def hold_channel(self, channel: int, reason: str, now: int) -> list[int]:
-        """The channel is gone: its pending posts are held and its running games paused (their ids)."""
+        """The channel is gone: its pending posts are held and its open games paused (the ids of
+        those not paused before)."""
         async with self.db.transaction() as conn:
             await conn.execute(qmarks(queries.HOLD), (reason, channel))
-            rows = await fetch_all(conn, f"SELECT id FROM games WHERE {OPEN_GAMES}", (channel,))
+            rows = await fetch_all(
+                conn, f"SELECT id FROM games WHERE {OPEN_GAMES} AND paused IS NULL", (channel,)
+            )
             await conn.execute(
                 f"UPDATE games SET paused = ?, updated_at = ? WHERE {OPEN_GAMES}", (reason, now, channel)
             )
