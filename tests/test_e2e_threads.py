@@ -8,13 +8,15 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Awaitable
 from pathlib import Path
 
 import pytest
-from fakediscord import FakeDiscord, FakeMessage, FakeUser
+from fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
 from fakediscord.fixtures import fake_discord
 from test_e2e_support import Table, answer, citta_bot, posts_after
 
+from bot.client.bot import CittaBot
 from bot.errors import NotAllowed
 from bot.ids import parse_custom_id
 from bot.service import resume as svc_resume
@@ -108,6 +110,31 @@ async def _paused(bot: object, game_id: int) -> str | None:
     return None
 
 
+async def _deleted_under_a_move(
+    fake: FakeDiscord, bot: CittaBot, thread: FakeChannel, players: list[FakeUser], delete: Awaitable[None]
+) -> tuple[Table, str]:
+    """A game of ``players`` in ``thread``, whose thread is deleted (``delete``) while the post of a
+    move is on its way: that post gets 404 10003 and the game is paused. The table and the move."""
+    table = Table(fake, bot, exact_boards=False, channel=thread)
+    await table.open(players[0], players[1:])
+    held = fake.hold("POST", rf"/channels/{thread.id}/messages")
+    user = table.pending()[0]
+    move = random.Random(3).choice(await table.choices(user))
+    rec = await fake.slash(user, "citta play", move=move, channel=thread)
+    await held.wait_arrived()
+    await delete
+    held.release()
+    await answer(fake, rec)
+    assert await _paused(bot, table.game_id) == "the channel was deleted"
+    fake.allow(rec)  # its follow-up says the game is paused
+    return table, move
+
+
+async def _unseen(fake: FakeDiscord, thread: FakeChannel) -> None:
+    """``thread`` deleted without the gateway's THREAD_DELETE (the bot does not hear of it)."""
+    fake.store.remove_channel(thread)
+
+
 async def _go_on_here(fake: FakeDiscord, user: FakeUser, game_id: int) -> str:
     """``/citta status`` in a channel without a game, then its "Go on here" button for ``game_id``:
     the private answer to the press."""
@@ -125,18 +152,9 @@ async def test_a_game_whose_thread_was_deleted_goes_on_in_another_channel_with_i
     thread = await fake.add_thread("la-citta-game")
     alice, bob, carol = fake.user("alice"), fake.user("bob"), fake.user("carol")
     async with citta_bot(fake, database, seed=SEED) as bot:
-        table = Table(fake, bot, exact_boards=False, channel=thread)
-        await table.open(alice, [bob])
-        held = fake.hold("POST", rf"/channels/{thread.id}/messages")
-        user = table.pending()[0]
-        move = random.Random(3).choice(await table.choices(user))
-        rec = await fake.slash(user, "citta play", move=move, channel=thread)
-        await held.wait_arrived()
-        await fake.delete_channel(thread)  # THREAD_DELETE; the post in flight then gets 404 10003
-        held.release()
-        await answer(fake, rec)
-        assert await _paused(bot, table.game_id) == "the channel was deleted"
-        fake.allow(rec)  # its follow-up says the game is paused
+        table, move = await _deleted_under_a_move(
+            fake, bot, thread, [alice, bob], fake.delete_channel(thread)
+        )
 
         status = await (await fake.slash(carol, "citta status")).wait_message()
         assert "There is no game in this channel" in status.text and not status.custom_ids, "not carol's game"
@@ -190,18 +208,9 @@ async def test_a_deletion_seen_first_by_a_posts_404_pauses_the_game_and_tells_it
     thread = await fake.add_thread("la-citta-game")
     alice, bob = fake.user("alice"), fake.user("bob")
     async with citta_bot(fake, database, seed=SEED) as bot:
-        table = Table(fake, bot, exact_boards=False, channel=thread)
-        await table.open(alice, [bob])
-        held = fake.hold("POST", rf"/channels/{thread.id}/messages")
-        user = table.pending()[0]
-        move = random.Random(3).choice(await table.choices(user))
-        rec = await fake.slash(user, "citta play", move=move, channel=thread)
-        await held.wait_arrived()
-        fake.store.remove_channel(thread)  # deleted; the bot is not told yet
-        held.release()
-        await answer(fake, rec)
-        assert await _paused(bot, table.game_id) == "the channel was deleted"
-        fake.allow(rec)  # its follow-up says the game is paused
+        await _deleted_under_a_move(
+            fake, bot, thread, [alice, bob], _unseen(fake, thread)
+        )  # bot not told yet
 
         def paused_dms() -> list[FakeMessage]:
             return [m for p in (alice, bob) for m in fake.dms(p) if "is paused" in m.text]
