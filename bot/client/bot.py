@@ -105,6 +105,7 @@ class CittaBot(commands.AutoShardedBot):
         self.lobby_days = lobby_days
         """After how many idle days a lobby is closed (`bot.service.stale`)."""
         self.predraw_hold = predraw_hold
+        """Seconds at most the bot waits, before it connects, for its running games to be drawn ahead."""
         self._holding = False
         self._service: Context | None = None
         self._deliverer: Deliverer | None = None

@@ -88,8 +88,10 @@ async def _check_table(ctx: Context, row: GameRow, can_manage: bool) -> None:
     if can_manage or row.guild is None:
         return
     for t in await ctx.storage.tournaments.of_guild(row.guild):
-        state = State.model_validate(t.state) if t.status == "running" else None
-        if state is not None and any(table.game == row.id for table in state.tables):
+        if t.status != "running":
+            continue
+        state = State.model_validate(t.state)
+        if any(table.game == row.id for table in state.tables):
             raise NotAllowed(
                 _("This game is a table of the tournament **{name}**: only a member with Manage Server can "
                   "abandon it. To stop playing, resign with `/citta resign`.", name=state.rules.name)
